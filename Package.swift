@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ObserverHarness",
+    products: [
+        .library(name: "ObserverHarness", targets: ["ObserverHarness"]),
+        // Test-framework glue lives in its own product so apps can link the core
+        // library without XCTest (swift-log ships its test doubles the same way).
+        .library(name: "ObserverHarnessTesting", targets: ["ObserverHarnessTesting"]),
+        .executable(name: "harness-cli", targets: ["harness-cli"]),
+    ],
+    targets: [
+        .target(name: "ObserverHarness"),
+        .target(name: "ObserverHarnessTesting", dependencies: ["ObserverHarness"]),
+        .executableTarget(name: "harness-cli", dependencies: ["ObserverHarness"]),
+        .testTarget(name: "ObserverHarnessTests", dependencies: ["ObserverHarness"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

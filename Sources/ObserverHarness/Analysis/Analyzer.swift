@@ -1,0 +1,28 @@
+/// Runs every rule of the catalogue over a recording.
+enum Analyzer {
+    /// Findings of every trace rule, in report order. Findings found by
+    /// replay (ordering dependence) are merged in by the caller.
+    static func findings(in recording: Recording) -> [Finding] {
+        let trace = TraceIndex(recording)
+        var findings: [Finding] = []
+        for rule in RuleCatalog.rules {
+            rule.check(trace, into: &findings)
+        }
+        return findings.sorted(by: Finding.reportOrder)
+    }
+}
+
+extension Recording {
+    /// Analyses this recording: a report with one finding per misuse.
+    public func analyze(name: String = "recording") -> Report {
+        Report(scenario: name, eventCount: eventCount, replays: 1, findings: Analyzer.findings(in: self))
+    }
+}
+
+extension Harness {
+    /// Analyses everything recorded so far (the same report `harness-cli
+    /// analyze` gives for this harness's trace).
+    public func analyze() -> Report {
+        recording().analyze(name: name)
+    }
+}

@@ -1,0 +1,79 @@
+/// How serious a finding is.
+public enum Severity: String, Sendable, Hashable, CaseIterable, Comparable, Codable {
+    case error, warning, note
+
+    var rank: Int {
+        switch self {
+        case .error: 0
+        case .warning: 1
+        case .note: 2
+        }
+    }
+
+    /// `error < warning < note`: sorting puts the most serious first.
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One misuse found in a recording or replay (SPEC §3).
+public struct Finding: Sendable, Hashable {
+    /// A rule id from the catalogue, e.g. `duplicate-registration`.
+    public var rule: String
+    public var severity: Severity
+    /// What happened, to which objects, where.
+    public var message: String
+    public var registry: String?
+    public var channel: String?
+    /// The objects involved, by label (or `Type#id`).
+    public var objects: [String]
+    /// The 0-based top-level scenario step that led to it (replays only).
+    public var step: Int?
+    /// The user's line: the add, post or set-delegate the finding is about.
+    public var site: CallSite?
+    /// Sequence numbers of the events that show it.
+    public var events: [Int]
+    /// How to fix it.
+    public var fix: String?
+
+    /// Where the caller's code made the call, when recorded in process; test
+    /// failures are reported here.
+    public var sourceLocation: SourceLocation? { location }
+    var location: SourceLocation?
+
+    public init(rule: String, severity: Severity, message: String, registry: String? = nil, channel: String? = nil,
+                objects: [String] = [], step: Int? = nil, site: CallSite? = nil, events: [Int] = [],
+                fix: String? = nil) {
+        self.rule = rule
+        self.severity = severity
+        self.message = message
+        self.registry = registry
+        self.channel = channel
+        self.objects = objects
+        self.step = step
+        self.site = site
+        self.events = events
+        self.fix = fix
+    }
+
+    public static func == (lhs: Finding, rhs: Finding) -> Bool {
+        lhs.rule == rhs.rule && lhs.severity == rhs.severity && lhs.message == rhs.message
+            && lhs.registry == rhs.registry && lhs.channel == rhs.channel && lhs.objects == rhs.objects
+            && lhs.step == rhs.step && lhs.site == rhs.site && lhs.events == rhs.events && lhs.fix == rhs.fix
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rule)
+        hasher.combine(message)
+        hasher.combine(events)
+    }
+
+    /// Report order: by the first event, then step, rule and message, so the
+    /// same input always lists findings the same way.
+    static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+        let ea = a.events.first ?? Int.max, eb = b.events.first ?? Int.max
+        if ea != eb { return ea < eb }
+        let sa = a.step ?? Int.max, sb = b.step ?? Int.max
+        if sa != sb { return sa < sb }
+        if a.rule != b.rule { return a.rule < b.rule }
+        return a.message < b.message
+    }
+}

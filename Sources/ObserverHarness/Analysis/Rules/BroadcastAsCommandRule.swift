@@ -1,0 +1,58 @@
+/// One post made two or more distinct receivers perform the same
+/// non-idempotent action: a notification used as a targeted command.
+struct BroadcastAsCommandRule: Rule {
+    let descriptor = RuleDescriptor(
+        id: "broadcast-as-command", severity: .error,
+        summary: "One post made two or more distinct receivers perform the same non-idempotent action.",
+        explanation: """
+            A notification says "this happened" to anyone listening. Used as a command ("add this product to the \
+            cart") it is carried out once per listener: with two product lists on screen, one tap adds the \
+            product twice. Only actions that are not idempotent count — two receivers incrementing one counter, \
+            or appending one value to one list; two receivers setting the same value, or writing different keys, \
+            are fine.
+            """,
+        fix: "Deliver the command to one receiver: a delegate, a closure, or a direct call from the sender's owner; "
+            + "keep notifications for facts any number of observers may react to.")
+
+    private struct Action: Hashable {
+        let registry: UInt32, channel: UInt32, kind: EventKind, key: UInt32, value: UInt32
+    }
+
+    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        // Per post, the receivers that performed each action.
+        var byPost: [Int: [Action: [(receiver: UInt32, sequence: Int)]]] = [:]
+        var postOrder: [Int] = []
+        for effect in trace.effects where effect.kind == .increment || effect.kind == .append {
+            guard let delivery = effect.broadcastDelivery, let post = trace.post(ofDelivery: delivery),
+                  post.kind != .delegateCall else { continue }
+            let action = Action(registry: post.registry, channel: post.channel, kind: effect.kind, key: effect.key,
+                                value: effect.kind == .append ? effect.value : 0)
+            if byPost[post.sequence] == nil { postOrder.append(post.sequence) }
+            byPost[post.sequence, default: [:]][action, default: []].append((trace.events[delivery].object, effect.sequence))
+        }
+        var reported = Set<Action>()
+        for postSequence in postOrder {
+            guard let actions = byPost[postSequence] else { continue }
+            let post = trace.events[postSequence]
+            for (action, performed) in actions.sorted(by: { $0.value[0].sequence < $1.value[0].sequence }) {
+                var receivers: [UInt32] = []
+                var events: [Int] = []
+                for entry in performed where !receivers.contains(entry.receiver) {
+                    receivers.append(entry.receiver)
+                    events.append(entry.sequence)
+                }
+                guard receivers.count >= 2, reported.insert(action).inserted else { continue }
+                let names = receivers.map { trace.name($0) }
+                let verb = action.kind == .increment
+                    ? "increment \(trace.quoted(action.key))"
+                    : "append \(trace.string(action.value)) to \(trace.quoted(action.key))"
+                findings.append(finding(
+                    "One post of \(trace.quoted(action.channel)) made \(receivers.count) receivers "
+                        + "(\(names.joined(separator: ", "))) each \(verb).",
+                    registry: trace.registryName(action.registry), channel: trace.string(action.channel),
+                    objects: names, step: trace.step(of: postSequence), site: trace.site(post.site),
+                    location: trace.location(post.site), events: events))
+            }
+        }
+    }
+}

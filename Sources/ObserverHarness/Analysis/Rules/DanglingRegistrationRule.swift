@@ -1,0 +1,40 @@
+/// An observer deallocated while still registered: the registration is left
+/// behind. Weak registrations make this harmless (a note); weak delegates are
+/// normal and never fire it.
+struct DanglingRegistrationRule: Rule {
+    let descriptor = RuleDescriptor(
+        id: "dangling-registration", severity: .note,
+        summary: "An observer deallocated while still registered, leaving the registration behind.",
+        explanation: """
+            The observer went away without removing its registration. With a weak hold every later post just \
+            skips it, so nothing crashes, but the registry keeps a dead entry and the code relies on the \
+            registry's cleanup rather than its own. With an unowned hold, any later delivery would be a \
+            message to a dead object.
+            """,
+        fix: "Remove the registration when the observer goes away (in deinit or when it stops listening), "
+            + "or keep the token and remove it.")
+
+    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        for id in trace.registrationOrder {
+            guard let registration = trace.registration(id), !registration.isDelegate,
+                  registration.hold != .strong,
+                  let deallocation = trace.lifetimes[Int(registration.observer)].deallocSequence,
+                  registration.isActive(at: deallocation) else { continue }
+            // A delivery to the dead observer is the error rule's to report.
+            if registration.deliveries.contains(where: { trace.events[$0].kind == .deliverToDead }) { continue }
+            let channel = registration.anyChannel ? "every name" : trace.quoted(registration.channel)
+            let consequence = registration.hold == .weak
+                ? "later posts skip it"
+                : "it is held unowned, so any later delivery would be a message to a dead object"
+            findings.append(finding(
+                "\(trace.describe(registration.observer)) deallocated while still registered for \(channel) in "
+                    + "\(trace.registryName(registration.registry)) (added at \(siteText(trace, registration.site))): "
+                    + "\(consequence).",
+                registry: trace.registryName(registration.registry),
+                channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                objects: [trace.name(registration.observer)], step: trace.step(of: deallocation),
+                site: trace.site(registration.site), location: trace.location(registration.site),
+                events: [registration.addSequence, deallocation]))
+        }
+    }
+}

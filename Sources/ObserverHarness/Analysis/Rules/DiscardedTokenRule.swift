@@ -1,0 +1,30 @@
+/// The last handle to an active registration went away: it can never be removed.
+struct DiscardedTokenRule: Rule {
+    let descriptor = RuleDescriptor(
+        id: "discarded-token", severity: .warning,
+        summary: "The last handle to an active registration went away: it can never be removed.",
+        explanation: """
+            A block registration ends only when its token is removed. Once the token is dropped (not stored, or \
+            overwritten by the next registration) nothing can remove it: the block runs on every post for the \
+            rest of the process, with whatever it captured.
+            """,
+        fix: "Store the token (a property of the observing object) and remove it when done; "
+            + "do not overwrite a stored token without removing it first.")
+
+    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        for id in trace.registrationOrder {
+            guard let registration = trace.registration(id), let dropped = registration.tokenDropSequence,
+                  registration.isActive(at: dropped) else { continue }
+            let channel = registration.anyChannel ? "every name" : trace.quoted(registration.channel)
+            findings.append(finding(
+                "The token of the registration for \(channel) in \(trace.registryName(registration.registry)) "
+                    + "(added at \(siteText(trace, registration.site)) for \(trace.describe(registration.observer))) "
+                    + "was dropped while the registration was active: it can never be removed.",
+                registry: trace.registryName(registration.registry),
+                channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                objects: [trace.name(registration.observer)], step: trace.step(of: dropped),
+                site: trace.site(registration.site), location: trace.location(registration.site),
+                events: [registration.addSequence, dropped]))
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// Handlers re-post in a loop: the same channel re-entered past the depth bound.
+struct NotificationCycleRule: Rule {
+    static let depthBound = 32
+
+    let descriptor = RuleDescriptor(
+        id: "notification-cycle", severity: .error,
+        summary: "Handlers re-post in a loop (the same channel re-entered past a depth bound).",
+        explanation: """
+            A handler posts (or sets, or calls) something whose handlers post the original notification again. \
+            Delivery is synchronous, so the loop recurses until the stack overflows. The harness ends the replay \
+            branch once one channel is nested more than 32 levels deep.
+            """,
+        fix: "Break the loop: don't re-post the notification you are handling, or only post when the value "
+            + "actually changed.")
+
+    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        var reported = Set<UInt32>()
+        for sequence in trace.cycleCuts {
+            let event = trace.events[sequence]
+            guard reported.insert(event.channel).inserted else { continue }
+            var receivers: [UInt32] = []
+            var cause = event.cause
+            var hops = 0
+            while cause != Event.none, hops < 10_000 {
+                let frame = trace.events[Int(cause)]
+                if frame.kind == .deliver, frame.object != 0, !receivers.contains(frame.object) {
+                    receivers.append(frame.object)
+                }
+                cause = frame.cause
+                hops += 1
+            }
+            receivers.reverse()
+            let names = receivers.map { trace.name($0) }
+            let loop = names.isEmpty ? "" : " through \(names.joined(separator: ", "))"
+            findings.append(finding(
+                "Handlers re-posted \(trace.quoted(event.channel))\(loop) in a loop: deliveries nested more than "
+                    + "\(Self.depthBound) levels deep (posted at \(siteText(trace, event.site))).",
+                registry: trace.registryName(event.registry), channel: trace.string(event.channel),
+                objects: names, step: trace.step(of: sequence), site: trace.site(event.site),
+                location: trace.location(event.site), events: [sequence]))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// An observed object (a KVO target, a notification's `object:` filter)
+/// deallocated while observers were still registered on it.
+struct ObservedObjectDeallocatedRule: Rule {
+    let descriptor = RuleDescriptor(
+        id: "observed-object-deallocated", severity: .error,
+        summary: "An observed object or sender deallocated while observers were still registered on it.",
+        explanation: """
+            KVO raises when an object deallocates with observers still registered on it, and a notification \
+            registration filtered to a sender keeps that sender's address: once it is freed, an unrelated object \
+            allocated there receives the observer's notifications. Observations must end before the observed \
+            object goes away.
+            """,
+        fix: "Remove the observation before the observed object deallocates: in the observer's teardown, or in "
+            + "the deinit of whoever owns both — before the observed object is released.")
+
+    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        for id in trace.registrationOrder {
+            guard let registration = trace.registration(id), !registration.isDelegate, registration.sender != 0,
+                  registration.sender != registration.observer,
+                  let deallocation = trace.lifetimes[Int(registration.sender)].deallocSequence,
+                  registration.isActive(at: deallocation) else { continue }
+            let info = trace.registryInfo(registration.registry)
+            // A weakly held observer that is already gone no longer cares.
+            if registration.hold == .weak, info.kind != .property,
+               trace.lifetimes[Int(registration.observer)].isDeallocated(at: deallocation) { continue }
+            let what = info.kind == .property
+                ? "\(trace.describe(registration.observer)) still observed its \(trace.quoted(registration.channel))"
+                : "\(trace.describe(registration.observer)) still observed \(registration.anyChannel ? "its notifications" : trace.quoted(registration.channel)) from it"
+            findings.append(finding(
+                "\(trace.describe(registration.sender)) deallocated while \(what) in \(info.name) "
+                    + "(added at \(siteText(trace, registration.site)))",
+                registry: info.name, channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                objects: [trace.name(registration.sender), trace.name(registration.observer)],
+                step: trace.step(of: deallocation), site: trace.site(registration.site),
+                location: trace.location(registration.site), events: [registration.addSequence, deallocation]))
+        }
+    }
+}

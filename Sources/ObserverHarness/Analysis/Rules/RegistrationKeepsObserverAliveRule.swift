@@ -1,0 +1,72 @@
+/// The app released an observer, but a registration (or a strong delegate
+/// slot) still holds it: the leak of a strong observer array, a block that
+/// captures `self`, or a strong delegate cycle.
+struct RegistrationKeepsObserverAliveRule: Rule {
+    let descriptor = RuleDescriptor(
+        id: "registration-keeps-observer-alive", severity: .error,
+        summary: "An observer the app released stayed alive only because a registration holds it.",
+        explanation: """
+            The app dropped its last reference, but the registry holds the observer strongly (a strong observer \
+            array, a block capturing self, a strong delegate property). The observer never deallocates, so a \
+            removal written in its deinit never runs, it keeps handling notifications after its screen is gone, \
+            and it leaks.
+            """,
+        fix: "Hold observers weakly (a weak observer list, [weak self] in blocks, weak delegates), or remove the "
+            + "registration when the observer is done — not in deinit, which never runs while the registry holds it.")
+
+    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        let end = trace.events.count
+        let reachable = objectsHeldByTheApp(trace)
+        var holdersByObserver: [UInt32: [TraceIndex.RegistrationRecord]] = [:]
+        for id in trace.registrationOrder {
+            guard let registration = trace.registration(id), registration.hold == .strong,
+                  registration.removeSequence == nil else { continue }
+            // A strong delegate slot holds only while its owner is alive.
+            if registration.isDelegate, trace.lifetimes[Int(registration.sender)].deallocSequence != nil { continue }
+            holdersByObserver[registration.observer, default: []].append(registration)
+        }
+        for observer in holdersByObserver.keys.sorted() {
+            let lifetime = trace.lifetimes[Int(observer)]
+            guard let released = lifetime.releaseSequence, lifetime.deallocSequence == nil,
+                  !reachable.contains(observer),
+                  let holders = holdersByObserver[observer]?.filter({ $0.addSequence < end }), let first = holders.first
+            else { continue }
+            let what = first.isDelegate
+                ? "the \(trace.registryName(first.registry)) slot of \(trace.describe(first.sender)) "
+                    + "(set at \(siteText(trace, first.site))) holds it strongly"
+                : "its registration for \(first.anyChannel ? "every name" : trace.quoted(first.channel)) in "
+                    + "\(trace.registryName(first.registry)) (added at \(siteText(trace, first.site))) holds it "
+                    + "strongly and was never removed"
+            let more = holders.count > 1 ? " (and \(holders.count - 1) more registration\(holders.count > 2 ? "s" : ""))" : ""
+            findings.append(finding(
+                "\(trace.describe(observer)) was released but is still alive: \(what)\(more).",
+                registry: trace.registryName(first.registry),
+                channel: first.isDelegate || first.anyChannel ? nil : trace.string(first.channel),
+                objects: [trace.name(observer)], step: trace.step(of: released),
+                site: trace.site(first.site), location: trace.location(first.site),
+                events: holders.map(\.addSequence) + [released]))
+        }
+    }
+
+    /// Objects alive at the end that the app still reaches without going
+    /// through a registry: never released, or retained by such an object.
+    private func objectsHeldByTheApp(_ trace: TraceIndex) -> Set<UInt32> {
+        var edges: [UInt32: [UInt32]] = [:]
+        for retain in trace.retains { edges[retain.holder, default: []].append(retain.target) }
+        var reached = Set<UInt32>()
+        var stack: [UInt32] = []
+        for id in 1..<max(1, trace.lifetimes.count) {
+            let lifetime = trace.lifetimes[id]
+            if lifetime.releaseSequence == nil && lifetime.deallocSequence == nil && lifetime.trackSequence != nil {
+                stack.append(UInt32(id))
+            }
+        }
+        while let object = stack.popLast() {
+            guard reached.insert(object).inserted else { continue }
+            for target in edges[object] ?? [] where trace.lifetimes[Int(target)].deallocSequence == nil {
+                stack.append(target)
+            }
+        }
+        return reached
+    }
+}

@@ -1,0 +1,56 @@
+/// A removal that matched no registration, or a second removal of the same one.
+struct UnbalancedRemovalRule: Rule {
+    let descriptor = RuleDescriptor(
+        id: "unbalanced-removal", severity: .warning,
+        summary: "A removal that matches no registration, or a second removal of the same one.",
+        explanation: """
+            A removal that matches nothing means the code's idea of what is registered is wrong: the observer it \
+            meant to stop is still registered (a block registration is removed only by its token, never by the \
+            object that made it), or it was already removed. KVO raises on removing an observer that is not \
+            registered.
+            """,
+        fix: "Remove exactly what was added: keep block-registration tokens and remove those; remove once.")
+
+    private struct Key: Hashable { let registry: UInt32, observer: UInt32 }
+
+    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        var byObserver: [Key: [TraceIndex.RegistrationRecord]] = [:]
+        for id in trace.registrationOrder {
+            guard let registration = trace.registration(id), !registration.isDelegate else { continue }
+            byObserver[Key(registry: registration.registry, observer: registration.observer), default: []]
+                .append(registration)
+        }
+        for sequence in trace.removals {
+            let event = trace.events[sequence]
+            guard event.registration == 0 else { continue }
+            let observer = event.object
+            let registryName = trace.registryName(event.registry)
+            let channel = event.flags.contains(.allChannels) ? nil : event.channel
+            let what = channel.map { " for \(trace.quoted($0))" } ?? ""
+            let who = observer == 0 ? "an object that never registered" : trace.describe(observer)
+            var reason = "it matched no registration"
+            var fix: String?
+            let history = (byObserver[Key(registry: event.registry, observer: observer)] ?? []).filter {
+                $0.addSequence < sequence && (channel == nil || $0.channel == channel)
+            }
+            if event.flags.contains(.byToken), let earlier = history.first(where: { ($0.removeSequence ?? .max) < sequence }) {
+                reason = "the token was already removed at \(siteText(trace, trace.events[earlier.removeSequence!].site))"
+                fix = "Remove a token once; set the stored token to nil after removing it."
+            } else if let block = history.first(where: { $0.tokenForm && $0.isActive(at: sequence) }) {
+                reason = "its registration at \(siteText(trace, block.site)) is the block form, which only removing "
+                    + "its token ends, so it is still registered"
+                fix = "Keep the token that addObserver(forName:object:queue:using:) returned and remove that token."
+            } else if let earlier = history.last(where: { ($0.removeSequence ?? .max) < sequence }) {
+                reason = "it was already removed at \(siteText(trace, trace.events[earlier.removeSequence!].site))"
+                fix = "Remove once: track whether the observer is registered, or remove in exactly one place."
+            } else if history.isEmpty {
+                reason = "it was never registered here"
+            }
+            findings.append(finding(
+                "Removing \(who)\(what) from \(registryName) at \(siteText(trace, event.site)) did nothing: \(reason).",
+                registry: registryName, channel: channel.map { trace.string($0) },
+                objects: observer == 0 ? [] : [trace.name(observer)], step: trace.step(of: sequence),
+                site: trace.site(event.site), location: trace.location(event.site), events: [sequence], fix: fix))
+        }
+    }
+}

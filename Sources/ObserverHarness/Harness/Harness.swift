@@ -1,0 +1,139 @@
+/// Records how objects observe each other, and finds the misuse.
+///
+/// A harness owns one recording. Get instrumented registries from it, use them
+/// as you would Foundation's, then analyse:
+///
+/// ```swift
+/// let harness = Harness()
+/// let center = harness.notificationCenter()
+/// let token = center.addObserver(forName: .cartDidChange, object: nil, queue: nil) { _ in
+///     badge.refresh()
+/// }
+/// center.post(name: .cartDidChange, object: cart)
+/// let report = harness.analyze()
+/// ```
+///
+/// Each harness is independent: tests running in parallel do not share state.
+public final class Harness: Sendable {
+    let recorder = Recorder()
+    /// Names shown in reports.
+    public let name: String
+
+    public init(name: String = "harness") {
+        self.name = name
+    }
+
+    // MARK: Registries
+
+    /// A NotificationCenter drop-in that records and delivers by itself.
+    public func notificationCenter(_ name: String = "center", order: DeliveryOrder = .registration)
+        -> InstrumentedNotificationCenter {
+        InstrumentedNotificationCenter(recorder: recorder, name: name, order: order)
+    }
+
+    /// A subject's own observer list (`addObserver` / `notify`).
+    public func observerList<Observer: AnyObject>(
+        _ name: String = "subject", of type: Observer.Type = Observer.self, hold: Hold = .strong,
+        dedupe: Bool = false, order: DeliveryOrder = .registration
+    ) -> ObserverList<Observer> {
+        ObserverList(recorder: recorder, name: name, hold: hold, dedupe: dedupe, order: order)
+    }
+
+    /// A KVO-like observed property of `owner`, notifying on every set.
+    public func observedProperty<Value>(
+        _ property: String, of owner: AnyObject, initialValue: Value, order: DeliveryOrder = .registration,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> ObservedProperty<Value> {
+        ObservedProperty(recorder: recorder, property: property, owner: owner, initialValue: initialValue, order: order,
+                         location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// `owner`'s delegate slot, weak unless `hold` says otherwise.
+    public func delegateSlot<Delegate>(
+        of owner: AnyObject, as type: Delegate.Type = Delegate.self, hold: Hold = .weak,
+        name: String = "delegate",
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> DelegateSlot<Delegate> {
+        DelegateSlot(recorder: recorder, name: name, owner: owner, hold: hold,
+                     location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    // MARK: Objects
+
+    /// Names an object in reports (`label`), and starts watching its lifetime.
+    @discardableResult
+    public func track(_ object: AnyObject, label: String? = nil,
+                      fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                      line: UInt = #line, column: UInt = #column) -> ObjectID {
+        ObjectID(rawValue: recorder.objectID(
+            for: object, label: label,
+            site: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
+    }
+
+    /// Says the app has dropped its own reference to `object`: from here on it
+    /// should deallocate, and a registration keeping it alive is a finding.
+    public func noteReleased(_ object: AnyObject,
+                             fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                             line: UInt = #line, column: UInt = #column) {
+        let id = recorder.objectID(for: object)
+        recorder.record(Event(kind: .appRelease, object: id),
+                        at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Records what a handler did to shared state, so one post that makes two
+    /// receivers perform the same action shows as `broadcast-as-command`.
+    ///
+    /// ```swift
+    /// center.addObserver(forName: .addToCart, object: nil, queue: nil) { _ in
+    ///     cart.count += 1
+    ///     harness.noteAction(.increment("cart.count"))
+    /// }
+    /// ```
+    public func noteAction(_ action: StateAction,
+                           fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                           line: UInt = #line, column: UInt = #column) {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let (kind, key, value) = action.parts
+        recorder.record(Event(kind: kind, channel: recorder.intern(key),
+                              registration: value.map { recorder.intern($0) } ?? 0), at: location)
+    }
+
+    // MARK: Results
+
+    /// Everything recorded so far. Deallocations of tracked objects are
+    /// checked first, so the snapshot knows who is gone.
+    public func recording() -> Recording {
+        recorder.sweepDeallocations()
+        return recorder.snapshot()
+    }
+
+    /// The number of events recorded so far.
+    public var eventCount: Int { recorder.eventCount }
+}
+
+/// An object's identity within one recording: never an address.
+public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt32
+    public var description: String { "#\(rawValue)" }
+}
+
+/// A handler's action on shared state, for ``Harness/noteAction(_:fileID:filePath:line:column:)``.
+public enum StateAction: Sendable, Hashable {
+    /// Adds one to a counter: not idempotent.
+    case increment(String)
+    /// Writes a value (any text, typically JSON): idempotent for equal values.
+    case set(String, value: String)
+    /// Appends a value to a list: not idempotent.
+    case append(String, value: String)
+    /// Reads a key; its value is part of the outcome order checks compare.
+    case read(String)
+
+    var parts: (EventKind, String, String?) {
+        switch self {
+        case .increment(let key): (.increment, key, nil)
+        case .set(let key, let value): (.stateSet, key, value)
+        case .append(let key, let value): (.append, key, value)
+        case .read(let key): (.read, key, nil)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+// Every platform difference of the core library lives in this file.
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A mutual-exclusion lock: `os_unfair_lock` on Darwin, `pthread_mutex_t` elsewhere.
+///
+/// The lock lives in its own allocation so its address never moves, which both
+/// primitives require.
+final class Lock: @unchecked Sendable {
+    #if canImport(Darwin)
+    private let primitive: UnsafeMutablePointer<os_unfair_lock>
+    init() {
+        primitive = .allocate(capacity: 1)
+        primitive.initialize(to: os_unfair_lock())
+    }
+    deinit { primitive.deinitialize(count: 1); primitive.deallocate() }
+    @inline(__always) func lock() { os_unfair_lock_lock(primitive) }
+    @inline(__always) func unlock() { os_unfair_lock_unlock(primitive) }
+    #else
+    private let primitive: UnsafeMutablePointer<pthread_mutex_t>
+    init() {
+        primitive = .allocate(capacity: 1)
+        primitive.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(primitive, nil)
+    }
+    deinit {
+        pthread_mutex_destroy(primitive)
+        primitive.deinitialize(count: 1)
+        primitive.deallocate()
+    }
+    @inline(__always) func lock() { pthread_mutex_lock(primitive) }
+    @inline(__always) func unlock() { pthread_mutex_unlock(primitive) }
+    #endif
+
+    @inline(__always)
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// Monotonic nanoseconds since an arbitrary point (boot on both platforms).
+@inline(__always)
+func monotonicNanoseconds() -> UInt64 {
+    #if canImport(Darwin)
+    return clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
+    #else
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    #endif
+}
+
+/// Per-thread storage for the harness: a small thread number and the event
+/// whose handler is running on this thread (so nested events know their cause).
+final class ThreadContext {
+    let threadNumber: UInt16
+    /// The recorder and sequence number of the delivery, delegate call or
+    /// method invocation whose body is running on this thread.
+    var frameRecorder: ObjectIdentifier?
+    var frameSequence: UInt32 = Event.none
+
+    init(threadNumber: UInt16) { self.threadNumber = threadNumber }
+
+    private static let numbering = ThreadNumbering()
+
+    /// The calling thread's context, created on first use.
+    @inline(__always)
+    static var current: ThreadContext {
+        if let raw = pthread_getspecific(threadContextKey) {
+            return Unmanaged<ThreadContext>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let context = ThreadContext(threadNumber: numbering.next())
+        pthread_setspecific(threadContextKey, Unmanaged.passRetained(context).toOpaque())
+        return context
+    }
+}
+
+private final class ThreadNumbering: @unchecked Sendable {
+    private let lock = Lock()
+    private var counter: UInt16 = 0
+    func next() -> UInt16 {
+        lock.withLock {
+            counter = counter == .max ? 1 : counter &+ 1
+            return counter
+        }
+    }
+}
+
+private let threadContextKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { raw in
+        #if canImport(Darwin)
+        Unmanaged<ThreadContext>.fromOpaque(raw).release()
+        #else
+        if let raw { Unmanaged<ThreadContext>.fromOpaque(raw).release() }
+        #endif
+    }
+    return key
+}()

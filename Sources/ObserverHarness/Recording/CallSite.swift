@@ -1,0 +1,55 @@
+/// Where in the user's code something happened: a `#fileID` and line, or the
+/// `"site"` a scenario step names.
+public struct CallSite: Hashable, Sendable, CustomStringConvertible {
+    /// `Module/File.swift` for code, or whatever file name a scenario gave.
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int = 0) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// Captures the caller's location; pass it through from a public API's
+    /// `#fileID`/`#line` defaults.
+    public init(fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column) {
+        self.init(file: "\(fileID)", line: Int(line), column: Int(column))
+    }
+
+    /// Parses `"File.swift:LINE"` (and `FILE:LINE:COLUMN`); nil for anything else.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]),
+           line > 0, column >= 0 {
+            self.init(file: parts.dropLast(2).joined(separator: ":"), line: line, column: column)
+        } else if parts.count >= 2, let line = Int(parts[parts.count - 1]), line > 0 {
+            self.init(file: parts.dropLast().joined(separator: ":"), line: line)
+        } else {
+            return nil
+        }
+    }
+
+    /// `File.swift:LINE`, the form reports quote.
+    public var description: String { "\(file):\(line)" }
+}
+
+/// A call site as the caller's code gave it, kept so test failures can be
+/// reported at the exact file path XCTest needs.
+public struct SourceLocation: Sendable {
+    public var fileID: StaticString
+    public var filePath: StaticString
+    public var line: UInt
+    public var column: UInt
+
+    public init(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                line: UInt = #line, column: UInt = #column) {
+        self.fileID = fileID
+        self.filePath = filePath
+        self.line = line
+        self.column = column
+    }
+
+    var callSite: CallSite { CallSite(file: "\(fileID)", line: Int(line), column: Int(column)) }
+}

@@ -1,0 +1,170 @@
+/// One recorded event: 40 bytes, no references, so the log is a flat buffer.
+///
+/// Which fields apply depends on ``kind``; unused fields are zero
+/// (``Event/none`` for ``cause``). Object, registration, channel and site
+/// fields are small integers into the recording's tables, never addresses.
+struct Event: Equatable, Sendable {
+    /// Marks "no event" in ``cause``.
+    static let none = UInt32.max
+
+    /// Monotonic nanoseconds.
+    var time: UInt64
+    var kind: EventKind
+    var flags: EventFlags
+    var thread: UInt16
+    var site: UInt32
+    var registry: UInt32
+    /// Interned string: notification name, subject channel, property name,
+    /// delegate method, invoked method, or shared-state key.
+    var channel: UInt32
+    /// The observer, delegate, tracked object or invoked object.
+    var object: UInt32
+    /// The sender, owner, observed object, sender filter or retaining holder.
+    var subject: UInt32
+    /// The registration (or token) the event concerns. For effects, the
+    /// interned JSON of the value written; for `step`, the step index.
+    var registration: UInt32
+    /// The post that caused a delivery, or the delivery / delegate call /
+    /// invocation whose body emitted this event.
+    var cause: UInt32
+
+    init(kind: EventKind, flags: EventFlags = [], site: UInt32 = 0, registry: UInt32 = 0,
+         channel: UInt32 = 0, object: UInt32 = 0, subject: UInt32 = 0,
+         registration: UInt32 = 0, cause: UInt32 = Event.none,
+         time: UInt64 = 0, thread: UInt16 = 0) {
+        self.time = time
+        self.kind = kind
+        self.flags = flags
+        self.thread = thread
+        self.site = site
+        self.registry = registry
+        self.channel = channel
+        self.object = object
+        self.subject = subject
+        self.registration = registration
+        self.cause = cause
+    }
+}
+
+/// What an event records. Trace files spell kinds by ``traceName``.
+enum EventKind: UInt8, CaseIterable, Sendable {
+    /// An object became known to the recorder (`object`; `channel` = type name).
+    case track
+    /// The app dropped its own reference (`object`); it should deallocate now.
+    case appRelease
+    /// The object deallocated. ``EventFlags/detectedLate`` when a weak
+    /// reference was found empty rather than the deinit observed directly.
+    case dealloc
+    /// `subject` (the holder) now keeps `object` alive: a modelled strong reference.
+    case retain
+    /// A registration (`registration`) of `object` on `channel`, filtered to `subject`.
+    case add
+    /// A removal. `registration` is what it ended, 0 when it matched nothing.
+    case remove
+    /// A notification posted on `channel` by `subject`.
+    case post
+    /// An observed property (`channel`) of `subject` was set.
+    case propertySet
+    /// `subject`'s delegate became `object` (0 = nil).
+    case delegateSet
+    /// `subject` called `channel` on its delegate.
+    case delegateCall
+    /// A handler of `registration` ran for `cause`.
+    case deliver
+    /// A delivery skipped because the weakly held observer is gone.
+    case deliverSkipped
+    /// A delivery that would have reached a deallocated `unowned` observer.
+    case deliverToDead
+    /// The last reference to a registration's token went away.
+    case tokenDropped
+    /// A method (`channel`) of `object` was invoked.
+    case invoke
+    /// An action on shared state (`channel` = key) inside a handler.
+    case increment, stateSet, append, read
+    /// A scenario step began (`registration` = top-level step index).
+    case step
+    /// A handler nested too deeply on `channel`; the replay branch ended.
+    case cycleCut
+
+    var traceName: String {
+        switch self {
+        case .track: "track"
+        case .appRelease: "release"
+        case .dealloc: "dealloc"
+        case .retain: "retain"
+        case .add: "add"
+        case .remove: "remove"
+        case .post: "post"
+        case .propertySet: "property-set"
+        case .delegateSet: "delegate-set"
+        case .delegateCall: "delegate-call"
+        case .deliver: "deliver"
+        case .deliverSkipped: "deliver-skipped"
+        case .deliverToDead: "deliver-to-dead"
+        case .tokenDropped: "token-dropped"
+        case .invoke: "invoke"
+        case .increment: "increment"
+        case .stateSet: "state-set"
+        case .append: "append"
+        case .read: "read"
+        case .step: "step"
+        case .cycleCut: "cycle-cut"
+        }
+    }
+
+    static let byTraceName: [String: EventKind] =
+        Dictionary(uniqueKeysWithValues: allCases.map { ($0.traceName, $0) })
+
+    /// Posts, property sets and delegate calls start a round of deliveries.
+    var startsDeliveries: Bool { self == .post || self == .propertySet || self == .delegateCall }
+    var isDelivery: Bool { self == .deliver || self == .deliverSkipped || self == .deliverToDead }
+    var isEffect: Bool { self == .increment || self == .stateSet || self == .append || self == .read }
+}
+
+/// Small per-event facts.
+struct EventFlags: OptionSet, Hashable, Sendable {
+    let rawValue: UInt8
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `add`/`delegateSet`: the registration holds its observer weakly.
+    static let weak = EventFlags(rawValue: 1 << 0)
+    /// `add`/`delegateSet`: the registration holds its observer unowned.
+    static let unowned = EventFlags(rawValue: 1 << 1)
+    /// `add`: the block form, which only removing its token ends.
+    static let tokenForm = EventFlags(rawValue: 1 << 2)
+    /// `add`: no channel given, so every channel matches.
+    static let anyChannel = EventFlags(rawValue: 1 << 3)
+    /// `add`: a de-duplicating registry ignored this identical registration.
+    static let ignoredDuplicate = EventFlags(rawValue: 1 << 4)
+    /// `remove`: by token rather than by observer.
+    static let byToken = EventFlags(rawValue: 1 << 5)
+    /// `dealloc`: found by a weak reference, not observed in deinit.
+    static let detectedLate = EventFlags(rawValue: 1 << 6)
+    /// `remove`: the observer-wide form (`removeObserver(_:)`), no channel given.
+    static let allChannels = EventFlags(rawValue: 1 << 7)
+
+    var hold: Hold {
+        if contains(.weak) { return .weak }
+        if contains(.unowned) { return .unowned }
+        return .strong
+    }
+
+    init(hold: Hold) {
+        switch hold {
+        case .strong: self = []
+        case .weak: self = .weak
+        case .unowned: self = .unowned
+        }
+    }
+}
+
+/// How a registration (or a delegate slot) holds its observer.
+public enum Hold: String, Sendable, CaseIterable, Codable {
+    /// Keeps the observer alive; releasing it without removing it leaks it.
+    case strong
+    /// The observer may deallocate while registered; deliveries to it are skipped.
+    case weak
+    /// The observer may deallocate while registered; a delivery after that is a
+    /// message to a dead object. The harness records it instead of crashing.
+    case unowned
+}

@@ -1,0 +1,67 @@
+/// Append-only event storage in fixed-size chunks.
+///
+/// Chunks never move once allocated, so a snapshot can read every event below
+/// the count it captured without taking the recorder's lock.
+final class EventStorage: @unchecked Sendable {
+    static let chunkShift = 16
+    static let chunkSize = 1 << chunkShift
+    static let chunkMask = chunkSize - 1
+
+    // Mutated only under the owning recorder's lock; read through snapshots.
+    private(set) var chunks: [UnsafeMutablePointer<Event>] = []
+    private(set) var count = 0
+
+    deinit {
+        for chunk in chunks { chunk.deallocate() }
+    }
+
+    /// Appends and returns the new event's index. Caller holds the lock.
+    @inline(__always)
+    func append(_ event: Event) -> Int {
+        let index = count
+        if index & Self.chunkMask == 0 {
+            chunks.append(.allocate(capacity: Self.chunkSize))
+        }
+        (chunks[index >> Self.chunkShift] + (index & Self.chunkMask)).initialize(to: event)
+        count = index + 1
+        return index
+    }
+
+    var allocatedBytes: Int { chunks.count * Self.chunkSize * MemoryLayout<Event>.stride }
+}
+
+/// A read-only view of the first `count` events of a storage.
+///
+/// Unchecked: it reads chunk memory without the lock, which is sound because
+/// events below `count` are never written again and `storage` is kept alive.
+struct EventLog: RandomAccessCollection, @unchecked Sendable {
+    private let storage: EventStorage?
+    private let chunks: [UnsafeMutablePointer<Event>]
+    private let loaded: [Event]
+    let count: Int
+
+    init(storage: EventStorage, count: Int) {
+        self.storage = storage
+        self.chunks = storage.chunks
+        self.loaded = []
+        self.count = count
+    }
+
+    /// Events that did not come from a live recorder (a trace file, a test).
+    init(_ events: [Event]) {
+        self.storage = nil
+        self.chunks = []
+        self.loaded = events
+        self.count = events.count
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    @inline(__always)
+    subscript(index: Int) -> Event {
+        precondition(index >= 0 && index < count, "event index out of range")
+        if storage == nil { return loaded[index] }
+        return chunks[index >> EventStorage.chunkShift][index & EventStorage.chunkMask]
+    }
+}

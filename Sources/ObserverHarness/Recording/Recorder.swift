@@ -1,0 +1,305 @@
+/// The thread-safe event log behind a harness.
+///
+/// One lock guards the log and its tables; each `record` takes it once. Events
+/// get their sequence number (their index), time and thread inside the lock, so
+/// sequence order, time order and each thread's program order agree.
+final class Recorder: @unchecked Sendable {
+    private let lock = Lock()
+    private let storage = EventStorage()
+    private var strings = StringTable()
+    private var objects: [ObjectInfo] = [ObjectInfo(typeName: "", label: nil)]
+    private var liveObjects: [WeakReference] = [WeakReference(nil)]
+    private var objectIDs: [ObjectIdentifier: UInt32] = [:]
+    private var deallocated: Set<UInt32> = []
+    private var registries: [RegistryInfo] = [RegistryInfo(name: "", kind: .subject)]
+    private var sites: [CallSite] = [CallSite(file: "", line: 0)]
+    private var siteLocations: [SourceLocation?] = [nil]
+    private var siteIDs: [SiteKey: UInt32] = [:]
+    private var siteTextIDs: [CallSite: UInt32] = [:]
+    private var nextRegistration: UInt32 = 1
+
+    // MARK: Recording events
+
+    /// Appends an event, stamping time, thread and (if unset) the cause from
+    /// the handler running on this thread. Returns its sequence number.
+    @discardableResult
+    func record(_ event: Event) -> UInt32 {
+        var event = event
+        let context = ThreadContext.current
+        event.thread = context.threadNumber
+        if event.cause == Event.none, context.frameRecorder == ObjectIdentifier(self) {
+            event.cause = context.frameSequence
+        }
+        lock.lock()
+        event.time = monotonicNanoseconds()
+        let sequence = storage.append(event)
+        lock.unlock()
+        return UInt32(truncatingIfNeeded: sequence)
+    }
+
+    /// Like ``record(_:)``, interning the caller's source location in the same
+    /// critical section (the common case for user-facing calls).
+    @discardableResult
+    func record(_ event: Event, at location: SourceLocation) -> UInt32 {
+        var event = event
+        let context = ThreadContext.current
+        event.thread = context.threadNumber
+        if event.cause == Event.none, context.frameRecorder == ObjectIdentifier(self) {
+            event.cause = context.frameSequence
+        }
+        lock.lock()
+        event.site = siteID(locked: location)
+        event.time = monotonicNanoseconds()
+        let sequence = storage.append(event)
+        lock.unlock()
+        return UInt32(truncatingIfNeeded: sequence)
+    }
+
+    /// Runs `body` with `sequence` as this thread's current frame, so events
+    /// the body records name it as their cause.
+    @inline(__always)
+    func withFrame<T>(_ sequence: UInt32, _ body: () throws -> T) rethrows -> T {
+        let context = ThreadContext.current
+        let savedRecorder = context.frameRecorder
+        let savedSequence = context.frameSequence
+        context.frameRecorder = ObjectIdentifier(self)
+        context.frameSequence = sequence
+        defer {
+            context.frameRecorder = savedRecorder
+            context.frameSequence = savedSequence
+        }
+        return try body()
+    }
+
+    /// The event whose handler is running on this thread, if it is ours.
+    var currentFrame: UInt32 {
+        let context = ThreadContext.current
+        return context.frameRecorder == ObjectIdentifier(self) ? context.frameSequence : Event.none
+    }
+
+    /// Registries keep their own state under the recorder's lock so that a
+    /// delivery checks its registration and records itself in one critical
+    /// section. Never call other recorder methods from inside `body`.
+    @inline(__always)
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        try lock.withLock(body)
+    }
+
+    /// Appends with the lock already held (inside ``withLock(_:)``).
+    @inline(__always)
+    func appendLocked(_ event: Event, context: ThreadContext) -> UInt32 {
+        var event = event
+        event.thread = context.threadNumber
+        if event.cause == Event.none, context.frameRecorder == ObjectIdentifier(self) {
+            event.cause = context.frameSequence
+        }
+        event.time = monotonicNanoseconds()
+        return UInt32(truncatingIfNeeded: storage.append(event))
+    }
+
+    /// Interns a location with the lock already held.
+    func siteIDLocked(_ location: SourceLocation) -> UInt32 { siteID(locked: location) }
+
+    /// Whether `id` is known dead, with the lock already held.
+    func isDeallocatedLocked(_ id: UInt32) -> Bool {
+        if deallocated.contains(id) { return true }
+        let reference = liveObjects[Int(id)]
+        if reference.isTracking && reference.object == nil {
+            appendDeallocLocked(id, flags: .detectedLate)
+            return true
+        }
+        return false
+    }
+
+    func newRegistrationIDLocked() -> UInt32 {
+        defer { nextRegistration += 1 }
+        return nextRegistration
+    }
+
+    func internLocked(_ string: String) -> UInt32 { strings.intern(string) }
+
+    // MARK: Tables
+
+    func intern(_ string: String) -> UInt32 {
+        lock.withLock { strings.intern(string) }
+    }
+
+    func newRegistrationID() -> UInt32 {
+        lock.withLock {
+            defer { nextRegistration += 1 }
+            return nextRegistration
+        }
+    }
+
+    func addRegistry(_ info: RegistryInfo) -> UInt32 {
+        lock.withLock {
+            registries.append(info)
+            return UInt32(registries.count - 1)
+        }
+    }
+
+    func siteID(_ location: SourceLocation) -> UInt32 {
+        lock.withLock { siteID(locked: location) }
+    }
+
+    func siteID(_ site: CallSite) -> UInt32 {
+        lock.withLock {
+            if let id = siteTextIDs[site] { return id }
+            sites.append(site)
+            siteLocations.append(nil)
+            let id = UInt32(sites.count - 1)
+            siteTextIDs[site] = id
+            return id
+        }
+    }
+
+    private func siteID(locked location: SourceLocation) -> UInt32 {
+        // StaticString's pointer identifies the file cheaply; a rare
+        // non-pointer StaticString goes by text instead.
+        let key = SiteKey(location)
+        if key.file != nil, let id = siteIDs[key] { return id }
+        let site = location.callSite
+        let id: UInt32
+        if let existing = siteTextIDs[site] {
+            id = existing
+            if siteLocations[Int(id)] == nil { siteLocations[Int(id)] = location }
+        } else {
+            sites.append(site)
+            siteLocations.append(location)
+            id = UInt32(sites.count - 1)
+            siteTextIDs[site] = id
+        }
+        if key.file != nil { siteIDs[key] = id }
+        return id
+    }
+
+    /// The id of `object`, tracking it (and recording `track`) on first sight.
+    ///
+    /// Ids are never reused: a new object at a freed object's address gets a
+    /// new id, and the old one is recorded as deallocated.
+    func objectID(for object: AnyObject, label: String? = nil, site: SourceLocation? = nil) -> UInt32 {
+        let key = ObjectIdentifier(object)
+        lock.lock()
+        if let id = objectIDs[key] {
+            if liveObjects[Int(id)].object === object {
+                if let label, objects[Int(id)].label == nil { objects[Int(id)].label = label }
+                lock.unlock()
+                return id
+            }
+            // The address was reused: the object we knew there is gone.
+            appendDeallocLocked(id, flags: .detectedLate)
+        }
+        let id = UInt32(objects.count)
+        let typeName = _typeName(type(of: object), qualified: false)
+        objects.append(ObjectInfo(typeName: typeName, label: label))
+        liveObjects.append(WeakReference(object))
+        objectIDs[key] = id
+        var event = Event(kind: .track, channel: strings.intern(typeName), object: id)
+        event.thread = ThreadContext.current.threadNumber
+        if let site { event.site = siteID(locked: site) }
+        event.time = monotonicNanoseconds()
+        _ = storage.append(event)
+        lock.unlock()
+        return id
+    }
+
+    /// Adds an object the harness itself created and whose deinit it observes
+    /// (scenario objects): no weak reference, exact deallocation.
+    func trackOwnedObject(typeName: String, label: String, site: UInt32) -> UInt32 {
+        lock.lock()
+        let id = UInt32(objects.count)
+        objects.append(ObjectInfo(typeName: typeName, label: label))
+        liveObjects.append(WeakReference(nil))
+        var event = Event(kind: .track, site: site, channel: strings.intern(typeName), object: id)
+        event.thread = ThreadContext.current.threadNumber
+        event.time = monotonicNanoseconds()
+        _ = storage.append(event)
+        lock.unlock()
+        return id
+    }
+
+    /// Records that `id` deallocated, once.
+    func recordDealloc(_ id: UInt32, flags: EventFlags = [], site: UInt32 = 0) {
+        lock.withLock { appendDeallocLocked(id, flags: flags, site: site) }
+    }
+
+    /// Whether the object `id` is known to be deallocated; checks the weak
+    /// reference of app objects and records the deallocation when it is new.
+    func isDeallocated(_ id: UInt32) -> Bool {
+        lock.withLock { isDeallocatedLocked(id) }
+    }
+
+    private func appendDeallocLocked(_ id: UInt32, flags: EventFlags, site: UInt32 = 0) {
+        guard deallocated.insert(id).inserted else { return }
+        if let key = liveObjects[Int(id)].key, objectIDs[key] == id { objectIDs[key] = nil }
+        var event = Event(kind: .dealloc, flags: flags, site: site, object: id)
+        event.thread = ThreadContext.current.threadNumber
+        let context = ThreadContext.current
+        if context.frameRecorder == ObjectIdentifier(self) { event.cause = context.frameSequence }
+        event.time = monotonicNanoseconds()
+        _ = storage.append(event)
+    }
+
+    /// Records late deallocations for every app object whose weak reference
+    /// is now empty (done before analysis).
+    func sweepDeallocations() {
+        lock.withLock {
+            for id in 1..<liveObjects.count where !deallocated.contains(UInt32(id)) {
+                let reference = liveObjects[id]
+                if reference.isTracking && reference.object == nil {
+                    appendDeallocLocked(UInt32(id), flags: .detectedLate)
+                }
+            }
+        }
+    }
+
+    /// `label` or `Type#id`.
+    func objectName(_ id: UInt32) -> String {
+        lock.withLock { objects[Int(id)].displayName(id: id) }
+    }
+
+    /// Whether the app object `id` is still alive (false for unknown ids).
+    func isAlive(_ id: UInt32) -> Bool {
+        lock.withLock { liveObjects[Int(id)].object != nil }
+    }
+
+    // MARK: Snapshots
+
+    /// Everything recorded so far, as an immutable value.
+    func snapshot() -> Recording {
+        lock.withLock {
+            Recording(events: EventLog(storage: storage, count: storage.count),
+                      strings: strings.strings, objects: objects, registries: registries,
+                      sites: sites, siteLocations: siteLocations)
+        }
+    }
+
+    var eventCount: Int { lock.withLock { storage.count } }
+    var allocatedEventBytes: Int { lock.withLock { storage.allocatedBytes } }
+}
+
+private struct SiteKey: Hashable {
+    let file: UnsafeRawPointer?
+    let line: UInt
+    let column: UInt
+
+    init(_ location: SourceLocation) {
+        file = location.fileID.hasPointerRepresentation ? UnsafeRawPointer(location.fileID.utf8Start) : nil
+        line = location.line
+        column = location.column
+    }
+}
+
+/// A weak reference that also remembers which address it was made for.
+struct WeakReference {
+    weak var object: AnyObject?
+    let key: ObjectIdentifier?
+
+    init(_ object: AnyObject?) {
+        self.object = object
+        self.key = object.map(ObjectIdentifier.init)
+    }
+
+    /// False for entries that never referenced an app object.
+    var isTracking: Bool { key != nil }
+}

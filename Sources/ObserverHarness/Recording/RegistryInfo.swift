@@ -1,0 +1,41 @@
+/// The four kinds of registry the harness models (SPEC §2).
+public enum RegistryKind: String, Sendable, CaseIterable, Codable {
+    case notificationCenter = "notification-center"
+    case subject
+    case property
+    case delegate
+
+    /// How registrations hold observers unless told otherwise.
+    public var defaultHold: Hold {
+        switch self {
+        case .notificationCenter, .delegate: .weak
+        case .subject: .strong
+        case .property: .unowned
+        }
+    }
+}
+
+/// Whether a registry promises an order of delivery.
+public enum OrderPromise: String, Sendable, Codable {
+    /// First registered, first notified: documented, so not explored.
+    case registration
+    /// Nothing promised: the harness explores delivery orders.
+    case unspecified
+}
+
+/// A registry as the recording knows it.
+struct RegistryInfo: Hashable, Sendable {
+    var name: String
+    var kind: RegistryKind
+    var dedupe: Bool = false
+    var order: OrderPromise = .unspecified
+}
+
+/// An object as the recording knows it: never its address.
+struct ObjectInfo: Hashable, Sendable {
+    var typeName: String
+    var label: String?
+
+    /// `label` when the user gave one, else `TypeName#id`.
+    func displayName(id: UInt32) -> String { label ?? "\(typeName)#\(id)" }
+}

@@ -1,0 +1,229 @@
+/// One registration in an instrumented registry.
+///
+/// Mutable state is guarded by the recorder's lock (the store reads and writes
+/// it only inside `recorder.withLock`).
+final class Registration<Handler>: @unchecked Sendable {
+    let id: UInt32
+    let observerID: UInt32
+    let hold: Hold
+    let channel: UInt32
+    let anyChannel: Bool
+    let senderID: UInt32
+    let tokenForm: Bool
+    let handler: Handler
+    let site: UInt32
+    private let strongObserver: AnyObject?
+    private weak var weakObserver: AnyObject?
+    /// False for block registrations that name no observer object.
+    let hasObserverObject: Bool
+    var isActive = true
+
+    init(id: UInt32, observer: AnyObject?, observerID: UInt32, hold: Hold, channel: UInt32,
+         anyChannel: Bool, senderID: UInt32, tokenForm: Bool, site: UInt32, handler: Handler) {
+        self.id = id
+        self.observerID = observerID
+        self.hold = hold
+        self.channel = channel
+        self.anyChannel = anyChannel
+        self.senderID = senderID
+        self.tokenForm = tokenForm
+        self.site = site
+        self.handler = handler
+        hasObserverObject = observer != nil
+        strongObserver = hold == .strong ? observer : nil
+        weakObserver = hold == .strong ? nil : observer
+    }
+
+    /// The observer if it is still alive (always, for a strong hold).
+    var observer: AnyObject? { strongObserver ?? weakObserver }
+
+    /// Whether it matches a post on `channel` from `sender` (0 = no sender).
+    @inline(__always)
+    func matches(channel: UInt32, sender: UInt32) -> Bool {
+        (anyChannel || self.channel == channel) && (senderID == 0 || senderID == sender)
+    }
+}
+
+/// The registration list and delivery loop every instrumented registry shares:
+/// add, remove, and deliver one post synchronously and depth-first, with the
+/// SPEC §2 rules (a registration added during a delivery misses it; one removed
+/// during it receives nothing more) and a pluggable delivery order.
+final class RegistrationStore<Handler>: @unchecked Sendable {
+    let recorder: Recorder
+    let registryID: UInt32
+    let name: String
+    let kind: RegistryKind
+    let order: DeliveryOrder
+    // Guarded by the recorder's lock.
+    private var registrations: [Registration<Handler>] = []
+    private var multiReceiverPosts = 0
+
+    init(recorder: Recorder, info: RegistryInfo, order: DeliveryOrder) {
+        self.recorder = recorder
+        self.registryID = recorder.addRegistry(info)
+        self.name = info.name
+        self.kind = info.kind
+        self.order = order
+    }
+
+    /// What an `add` did.
+    enum AddResult {
+        case added(Registration<Handler>)
+        /// A de-duplicating registry ignored the add; this is the existing one.
+        case ignoredDuplicate(Registration<Handler>)
+    }
+
+    /// Registers `observer`; records `add`.
+    func add(observer: AnyObject?, observerID: UInt32, hold: Hold, channel: String?, senderID: UInt32,
+             tokenForm: Bool, dedupe: Bool, location: SourceLocation, handler: Handler) -> AddResult {
+        recorder.withLock {
+            let context = ThreadContext.current
+            let channelID = channel.map { recorder.internLocked($0) } ?? 0
+            let site = recorder.siteIDLocked(location)
+            var flags = EventFlags(hold: hold)
+            if tokenForm { flags.insert(.tokenForm) }
+            if channel == nil { flags.insert(.anyChannel) }
+            if dedupe, let existing = registrations.first(where: {
+                $0.isActive && $0.observerID == observerID && $0.channel == channelID
+                    && $0.anyChannel == (channel == nil) && $0.senderID == senderID
+            }) {
+                flags.insert(.ignoredDuplicate)
+                _ = recorder.appendLocked(Event(kind: .add, flags: flags, site: site, registry: registryID,
+                                                channel: channelID, object: observerID, subject: senderID,
+                                                registration: existing.id), context: context)
+                return .ignoredDuplicate(existing)
+            }
+            let registration = Registration(
+                id: recorder.newRegistrationIDLocked(), observer: observer, observerID: observerID, hold: hold,
+                channel: channelID, anyChannel: channel == nil, senderID: senderID, tokenForm: tokenForm,
+                site: site, handler: handler)
+            registrations.append(registration)
+            _ = recorder.appendLocked(Event(kind: .add, flags: flags, site: site, registry: registryID,
+                                            channel: channelID, object: observerID, subject: senderID,
+                                            registration: registration.id), context: context)
+            return .added(registration)
+        }
+    }
+
+    /// Removes one registration by its token; records `remove` (matched or not).
+    @discardableResult
+    func remove(registrationID: UInt32, observerID: UInt32, location: SourceLocation) -> Bool {
+        recorder.withLock {
+            let context = ThreadContext.current
+            let site = recorder.siteIDLocked(location)
+            let index = registrations.firstIndex { $0.id == registrationID && $0.isActive }
+            if let index {
+                registrations[index].isActive = false
+                registrations.remove(at: index)
+            }
+            _ = recorder.appendLocked(Event(kind: .remove, flags: .byToken, site: site, registry: registryID,
+                                            object: observerID, registration: index == nil ? 0 : registrationID),
+                                      context: context)
+            return index != nil
+        }
+    }
+
+    /// Removes `observerID`'s registrations that `matching` accepts (by
+    /// observer, never block-form ones); records one `remove` per registration
+    /// ended, or one that matched nothing.
+    @discardableResult
+    func remove(observerID: UInt32, channel: String?, senderID: UInt32, location: SourceLocation,
+                includingTokenForm: Bool = false) -> Int {
+        recorder.withLock {
+            let context = ThreadContext.current
+            let site = recorder.siteIDLocked(location)
+            let channelID = channel.map { recorder.internLocked($0) } ?? 0
+            var flags: EventFlags = []
+            if channel == nil { flags.insert(.allChannels) }
+            var removed = 0
+            registrations.removeAll { registration in
+                guard registration.observerID == observerID, includingTokenForm || !registration.tokenForm,
+                      channel == nil || (registration.channel == channelID && !registration.anyChannel),
+                      senderID == 0 || registration.senderID == senderID else { return false }
+                registration.isActive = false
+                removed += 1
+                _ = recorder.appendLocked(Event(kind: .remove, flags: flags, site: site, registry: registryID,
+                                                channel: channelID, object: observerID, subject: senderID,
+                                                registration: registration.id), context: context)
+                return true
+            }
+            if removed == 0 {
+                _ = recorder.appendLocked(Event(kind: .remove, flags: flags, site: site, registry: registryID,
+                                                channel: channelID, object: observerID, subject: senderID,
+                                                registration: 0), context: context)
+            }
+            return removed
+        }
+    }
+
+    /// Records that the last reference to a block-form token went away while
+    /// its registration was still active.
+    func tokenDropped(registrationID: UInt32, observerID: UInt32) {
+        recorder.withLock {
+            guard registrations.contains(where: { $0.id == registrationID && $0.isActive }) else { return }
+            _ = recorder.appendLocked(Event(kind: .tokenDropped, registry: registryID, object: observerID,
+                                            registration: registrationID), context: ThreadContext.current)
+        }
+    }
+
+    var activeCount: Int { recorder.withLock { registrations.count } }
+
+    /// Whether any active registration belongs to `observerID`.
+    func hasRegistration(of observerID: UInt32) -> Bool {
+        recorder.withLock { registrations.contains { $0.observerID == observerID } }
+    }
+
+    /// Posts and delivers. Records the post event (`kind`: post, property set
+    /// or delegate call), then one delivery event per receiver, running
+    /// `deliver` for live ones with the delivery as the thread's frame.
+    func post(kind: EventKind = .post, channel: String, senderID: UInt32, location: SourceLocation,
+              deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void) {
+        let context = ThreadContext.current
+        var channelID: UInt32 = 0
+        var postSequence: UInt32 = 0
+        var receivers: [Registration<Handler>] = []
+        var ordinal = -1
+        recorder.withLock {
+            channelID = recorder.internLocked(channel)
+            let site = recorder.siteIDLocked(location)
+            postSequence = recorder.appendLocked(Event(kind: kind, site: site, registry: registryID,
+                                                       channel: channelID, subject: senderID), context: context)
+            receivers = registrations.filter { $0.matches(channel: channelID, sender: senderID) }
+            if receivers.count > 1 {
+                ordinal = multiReceiverPosts
+                multiReceiverPosts += 1
+            }
+        }
+        if ordinal >= 0 && !order.isRegistrationOrder {
+            let permutation = order.permutation(for: DeliveryContext(
+                registry: name, channel: channel, receiverCount: receivers.count, postOrdinal: ordinal))
+            receivers = permutation.map { receivers[$0] }
+        }
+        deliverAll(receivers, postSequence: postSequence, channel: channelID, senderID: senderID,
+                   context: context, deliver: deliver)
+    }
+
+    /// Delivers to an explicit receiver list (the delegate slot's single one).
+    func deliverAll(_ receivers: [Registration<Handler>], postSequence: UInt32, channel: UInt32, senderID: UInt32,
+                    context: ThreadContext, deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void) {
+        for registration in receivers {
+            var observer: AnyObject?
+            var deliverySequence: UInt32 = 0
+            let shouldRun: Bool = recorder.withLock {
+                // Removed during an earlier delivery of this post: nothing more.
+                guard registration.isActive else { return false }
+                observer = registration.observer
+                let dead = registration.hasObserverObject && observer == nil
+                // Records the deallocation (found late) before the delivery that reveals it.
+                if dead { _ = recorder.isDeallocatedLocked(registration.observerID) }
+                let kind: EventKind = dead ? (registration.hold == .weak ? .deliverSkipped : .deliverToDead) : .deliver
+                deliverySequence = recorder.appendLocked(
+                    Event(kind: kind, registry: registryID, channel: channel, object: registration.observerID,
+                          subject: senderID, registration: registration.id, cause: postSequence), context: context)
+                return !dead
+            }
+            guard shouldRun else { continue }
+            recorder.withFrame(deliverySequence) { deliver(registration, observer, deliverySequence) }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// The terminal rendering: findings grouped by severity, each line starting
+/// with its call site (`File.swift:12:`) so editors can jump to it.
+extension Report {
+    public func text() -> String {
+        var lines: [String] = []
+        let summary = "\(count(.error)) error\(count(.error) == 1 ? "" : "s"), "
+            + "\(count(.warning)) warning\(count(.warning) == 1 ? "" : "s"), "
+            + "\(count(.note)) note\(count(.note) == 1 ? "" : "s")"
+        let replayText = replays == 1 ? "" : ", \(replays) replays"
+        lines.append("\(scenario): \(summary) (\(eventCount) events\(replayText))")
+        for severity in Severity.allCases {
+            let group = findings.filter { $0.severity == severity }
+            guard !group.isEmpty else { continue }
+            lines.append("")
+            for finding in group {
+                let place = finding.site.map { "\($0): " } ?? ""
+                let step = finding.step.map { " (step \($0))" } ?? ""
+                lines.append("\(place)\(severity.rawValue): \(finding.message) [\(finding.rule)]\(step)")
+                if let fix = finding.fix { lines.append("    fix: \(fix)") }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension ReportSet {
+    public func text() -> String {
+        reports.map { $0.text() }.joined(separator: "\n")
+    }
+}
