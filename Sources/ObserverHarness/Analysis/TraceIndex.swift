@@ -178,6 +178,9 @@ struct TraceIndex {
         return low == 0 ? nil : stepStarts[low - 1].step
     }
 
+    /// The first event of a top-level step.
+    func stepStart(_ step: Int) -> Int? { stepStarts.first { $0.step == step }?.sequence }
+
     func site(_ id: UInt32) -> CallSite? { recording.site(id) }
     func location(_ id: UInt32) -> SourceLocation? { id == 0 ? nil : recording.siteLocations[Int(id)] }
     func string(_ id: UInt32) -> String { recording.string(id) }

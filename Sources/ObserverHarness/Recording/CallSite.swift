@@ -53,3 +53,10 @@ public struct SourceLocation: Sendable {
 
     var callSite: CallSite { CallSite(file: "\(fileID)", line: Int(line), column: Int(column)) }
 }
+
+/// A call site as registries receive it: the caller's location (interned on
+/// use), or a site a scenario step already interned.
+enum SiteReference {
+    case location(SourceLocation)
+    case interned(UInt32)
+}

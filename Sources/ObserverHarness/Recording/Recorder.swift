@@ -97,8 +97,13 @@ final class Recorder: @unchecked Sendable {
         return UInt32(truncatingIfNeeded: storage.append(event))
     }
 
-    /// Interns a location with the lock already held.
-    func siteIDLocked(_ location: SourceLocation) -> UInt32 { siteID(locked: location) }
+    /// Interns a site with the lock already held.
+    func siteIDLocked(_ site: SiteReference) -> UInt32 {
+        switch site {
+        case .location(let location): siteID(locked: location)
+        case .interned(let id): id
+        }
+    }
 
     /// Whether `id` is known dead, with the lock already held.
     func isDeallocatedLocked(_ id: UInt32) -> Bool {

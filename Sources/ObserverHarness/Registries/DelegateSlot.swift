@@ -39,10 +39,10 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
             current = object.map {
                 Registration(id: recorder.newRegistrationIDLocked(), observer: $0, observerID: delegateID,
                              hold: hold, channel: 0, anyChannel: true, senderID: ownerID, tokenForm: false,
-                             site: recorder.siteIDLocked(location), handler: ())
+                             site: recorder.siteIDLocked(.location(location)), handler: ())
             }
             _ = recorder.appendLocked(Event(kind: .delegateSet, flags: EventFlags(hold: hold),
-                                            site: recorder.siteIDLocked(location), registry: store.registryID,
+                                            site: recorder.siteIDLocked(.location(location)), registry: store.registryID,
                                             object: delegateID, subject: ownerID,
                                             registration: current?.id ?? 0), context: context)
         }
@@ -63,7 +63,7 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
         let callSequence: UInt32 = recorder.withLock {
             receiver = current
             channel = recorder.internLocked(method)
-            return recorder.appendLocked(Event(kind: .delegateCall, site: recorder.siteIDLocked(location),
+            return recorder.appendLocked(Event(kind: .delegateCall, site: recorder.siteIDLocked(.location(location)),
                                                registry: store.registryID, channel: channel,
                                                object: current?.observerID ?? 0, subject: ownerID), context: context)
         }

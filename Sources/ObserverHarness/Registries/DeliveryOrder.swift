@@ -77,6 +77,17 @@ public struct DeliveryContext: Sendable {
     public var receiverCount: Int
     /// Counts this registry's posts with two or more receivers, from 0.
     public var postOrdinal: Int
+    /// The post's sequence number and its receivers' registration ids in
+    /// registration order (for replay's exploration).
+    var postSequence: UInt32 = 0
+    var registrationIDs: [UInt32] = []
+
+    public init(registry: String, channel: String, receiverCount: Int, postOrdinal: Int) {
+        self.registry = registry
+        self.channel = channel
+        self.receiverCount = receiverCount
+        self.postOrdinal = postOrdinal
+    }
 }
 
 /// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64):

@@ -40,7 +40,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         let tokenID = recorder.objectID(for: token, site: location)
         let senderID = senderID(of: object)
         let result = store.add(observer: nil, observerID: tokenID, hold: .strong, channel: name?.rawValue,
-                               senderID: senderID, tokenForm: true, dedupe: false, location: location,
+                               senderID: senderID, tokenForm: true, dedupe: false, site: .location(location),
                                handler: .block(block, queue: queue))
         if case .added(let registration) = result { token.registrationID = registration.id }
         token.observerID = tokenID
@@ -66,7 +66,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
                            handler: @escaping (AnyObject, Notification) -> Void) {
         let observerID = recorder.objectID(for: observer, site: location)
         _ = store.add(observer: observer, observerID: observerID, hold: .weak, channel: name?.rawValue,
-                      senderID: senderID(of: object), tokenForm: false, dedupe: false, location: location,
+                      senderID: senderID(of: object), tokenForm: false, dedupe: false, site: .location(location),
                       handler: .method(handler))
     }
 
@@ -93,22 +93,22 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
 
     public func removeObserver(_ observer: Any, name: Notification.Name?, object: Any?, location: SourceLocation) {
         if let token = observer as? NotificationObserverToken, token.store === store {
-            store.remove(registrationID: token.registrationID, observerID: token.observerID, location: location)
+            store.remove(registrationID: token.registrationID, observerID: token.observerID, site: .location(location))
             return
         }
         guard let target = classInstance(observer) else {
-            store.remove(observerID: 0, channel: name?.rawValue, senderID: 0, location: location)
+            store.remove(observerID: 0, channel: name?.rawValue, senderID: 0, site: .location(location))
             return
         }
         store.remove(observerID: recorder.objectID(for: target), channel: name?.rawValue,
-                     senderID: senderID(of: object), location: location)
+                     senderID: senderID(of: object), site: .location(location))
     }
 
     // MARK: Posting
 
     public func post(_ notification: Notification, location: SourceLocation) {
         let senderID = senderID(of: notification.object)
-        store.post(channel: notification.name.rawValue, senderID: senderID, location: location) {
+        store.post(channel: notification.name.rawValue, senderID: senderID, site: .location(location)) {
             registration, observer, delivery in
             switch registration.handler {
             case .method(let handler):

@@ -44,7 +44,7 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
             defer { storage = newValue }
             return Change(oldValue: storage, newValue: newValue)
         }
-        store.post(kind: .propertySet, channel: property, senderID: ownerID, location: location) {
+        store.post(kind: .propertySet, channel: property, senderID: ownerID, site: .location(location)) {
             registration, observer, _ in registration.handler(observer, change)
         }
     }
@@ -60,7 +60,7 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let id = store.recorder.objectID(for: observer, site: location)
         _ = store.add(observer: observer, observerID: id, hold: hold, channel: property, senderID: ownerID,
-                      tokenForm: false, dedupe: false, location: location) { target, change in
+                      tokenForm: false, dedupe: false, site: .location(location)) { target, change in
             if let target { handler(unsafeDowncast(target, to: Observer.self), change) }
         }
     }
@@ -71,7 +71,7 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
                                line: UInt = #line, column: UInt = #column) {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         store.remove(observerID: store.recorder.objectID(for: observer), channel: property, senderID: ownerID,
-                     location: location)
+                     site: .location(location))
     }
 
     /// The block form (`observe(_:changeHandler:)`): like
@@ -84,13 +84,13 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
         let token = PropertyObservation()
         let tokenID = store.recorder.objectID(for: token, site: location)
         let result = store.add(observer: nil, observerID: tokenID, hold: .strong, channel: property,
-                               senderID: ownerID, tokenForm: true, dedupe: false, location: location) { _, change in
+                               senderID: ownerID, tokenForm: true, dedupe: false, site: .location(location)) { _, change in
             handler(change)
         }
         if case .added(let registration) = result {
             let store = self.store
             token.end = { location in
-                store.remove(registrationID: registration.id, observerID: tokenID, location: location)
+                store.remove(registrationID: registration.id, observerID: tokenID, site: .location(location))
             }
         }
         return token

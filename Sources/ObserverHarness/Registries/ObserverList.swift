@@ -28,7 +28,7 @@ public final class ObserverList<Observer: AnyObject>: @unchecked Sendable {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let id = store.recorder.objectID(for: observer, site: location)
         _ = store.add(observer: observer, observerID: id, hold: hold ?? self.hold, channel: channel, senderID: 0,
-                      tokenForm: false, dedupe: dedupe, location: location, handler: ())
+                      tokenForm: false, dedupe: dedupe, site: .location(location), handler: ())
     }
 
     /// Removes `observer` from `channel`, or from every channel when `nil`.
@@ -37,7 +37,7 @@ public final class ObserverList<Observer: AnyObject>: @unchecked Sendable {
                        line: UInt = #line, column: UInt = #column) {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         store.remove(observerID: store.recorder.objectID(for: observer), channel: channel, senderID: 0,
-                     location: location)
+                     site: .location(location))
     }
 
     /// Calls `body` on every live observer of `channel`. An `unowned` observer
@@ -46,7 +46,7 @@ public final class ObserverList<Observer: AnyObject>: @unchecked Sendable {
                        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                        line: UInt = #line, column: UInt = #column, _ body: (Observer) -> Void) {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        store.post(channel: channel, senderID: 0, location: location) { _, observer, _ in
+        store.post(channel: channel, senderID: 0, site: .location(location)) { _, observer, _ in
             if let observer { body(unsafeDowncast(observer, to: Observer.self)) }
         }
     }

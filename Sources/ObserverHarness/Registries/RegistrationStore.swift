@@ -75,11 +75,11 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
 
     /// Registers `observer`; records `add`.
     func add(observer: AnyObject?, observerID: UInt32, hold: Hold, channel: String?, senderID: UInt32,
-             tokenForm: Bool, dedupe: Bool, location: SourceLocation, handler: Handler) -> AddResult {
+             tokenForm: Bool, dedupe: Bool, site: SiteReference, handler: Handler) -> AddResult {
         recorder.withLock {
             let context = ThreadContext.current
             let channelID = channel.map { recorder.internLocked($0) } ?? 0
-            let site = recorder.siteIDLocked(location)
+            let siteID = recorder.siteIDLocked(site)
             var flags = EventFlags(hold: hold)
             if tokenForm { flags.insert(.tokenForm) }
             if channel == nil { flags.insert(.anyChannel) }
@@ -88,7 +88,7 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
                     && $0.anyChannel == (channel == nil) && $0.senderID == senderID
             }) {
                 flags.insert(.ignoredDuplicate)
-                _ = recorder.appendLocked(Event(kind: .add, flags: flags, site: site, registry: registryID,
+                _ = recorder.appendLocked(Event(kind: .add, flags: flags, site: siteID, registry: registryID,
                                                 channel: channelID, object: observerID, subject: senderID,
                                                 registration: existing.id), context: context)
                 return .ignoredDuplicate(existing)
@@ -96,9 +96,9 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
             let registration = Registration(
                 id: recorder.newRegistrationIDLocked(), observer: observer, observerID: observerID, hold: hold,
                 channel: channelID, anyChannel: channel == nil, senderID: senderID, tokenForm: tokenForm,
-                site: site, handler: handler)
+                site: siteID, handler: handler)
             registrations.append(registration)
-            _ = recorder.appendLocked(Event(kind: .add, flags: flags, site: site, registry: registryID,
+            _ = recorder.appendLocked(Event(kind: .add, flags: flags, site: siteID, registry: registryID,
                                             channel: channelID, object: observerID, subject: senderID,
                                             registration: registration.id), context: context)
             return .added(registration)
@@ -107,16 +107,16 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
 
     /// Removes one registration by its token; records `remove` (matched or not).
     @discardableResult
-    func remove(registrationID: UInt32, observerID: UInt32, location: SourceLocation) -> Bool {
+    func remove(registrationID: UInt32, observerID: UInt32, site: SiteReference) -> Bool {
         recorder.withLock {
             let context = ThreadContext.current
-            let site = recorder.siteIDLocked(location)
+            let siteID = recorder.siteIDLocked(site)
             let index = registrations.firstIndex { $0.id == registrationID && $0.isActive }
             if let index {
                 registrations[index].isActive = false
                 registrations.remove(at: index)
             }
-            _ = recorder.appendLocked(Event(kind: .remove, flags: .byToken, site: site, registry: registryID,
+            _ = recorder.appendLocked(Event(kind: .remove, flags: .byToken, site: siteID, registry: registryID,
                                             object: observerID, registration: index == nil ? 0 : registrationID),
                                       context: context)
             return index != nil
@@ -127,11 +127,11 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
     /// observer, never block-form ones); records one `remove` per registration
     /// ended, or one that matched nothing.
     @discardableResult
-    func remove(observerID: UInt32, channel: String?, senderID: UInt32, location: SourceLocation,
+    func remove(observerID: UInt32, channel: String?, senderID: UInt32, site: SiteReference,
                 includingTokenForm: Bool = false) -> Int {
         recorder.withLock {
             let context = ThreadContext.current
-            let site = recorder.siteIDLocked(location)
+            let siteID = recorder.siteIDLocked(site)
             let channelID = channel.map { recorder.internLocked($0) } ?? 0
             var flags: EventFlags = []
             if channel == nil { flags.insert(.allChannels) }
@@ -142,13 +142,13 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
                       senderID == 0 || registration.senderID == senderID else { return false }
                 registration.isActive = false
                 removed += 1
-                _ = recorder.appendLocked(Event(kind: .remove, flags: flags, site: site, registry: registryID,
+                _ = recorder.appendLocked(Event(kind: .remove, flags: flags, site: siteID, registry: registryID,
                                                 channel: channelID, object: observerID, subject: senderID,
                                                 registration: registration.id), context: context)
                 return true
             }
             if removed == 0 {
-                _ = recorder.appendLocked(Event(kind: .remove, flags: flags, site: site, registry: registryID,
+                _ = recorder.appendLocked(Event(kind: .remove, flags: flags, site: siteID, registry: registryID,
                                                 channel: channelID, object: observerID, subject: senderID,
                                                 registration: 0), context: context)
             }
@@ -176,7 +176,7 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
     /// Posts and delivers. Records the post event (`kind`: post, property set
     /// or delegate call), then one delivery event per receiver, running
     /// `deliver` for live ones with the delivery as the thread's frame.
-    func post(kind: EventKind = .post, channel: String, senderID: UInt32, location: SourceLocation,
+    func post(kind: EventKind = .post, channel: String, senderID: UInt32, site: SiteReference,
               deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void) {
         let context = ThreadContext.current
         var channelID: UInt32 = 0
@@ -185,8 +185,8 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
         var ordinal = -1
         recorder.withLock {
             channelID = recorder.internLocked(channel)
-            let site = recorder.siteIDLocked(location)
-            postSequence = recorder.appendLocked(Event(kind: kind, site: site, registry: registryID,
+            let siteID = recorder.siteIDLocked(site)
+            postSequence = recorder.appendLocked(Event(kind: kind, site: siteID, registry: registryID,
                                                        channel: channelID, subject: senderID), context: context)
             receivers = registrations.filter { $0.matches(channel: channelID, sender: senderID) }
             if receivers.count > 1 {
@@ -195,8 +195,11 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
             }
         }
         if ordinal >= 0 && !order.isRegistrationOrder {
-            let permutation = order.permutation(for: DeliveryContext(
-                registry: name, channel: channel, receiverCount: receivers.count, postOrdinal: ordinal))
+            var context = DeliveryContext(registry: name, channel: channel, receiverCount: receivers.count,
+                                          postOrdinal: ordinal)
+            context.postSequence = postSequence
+            context.registrationIDs = receivers.map(\.id)
+            let permutation = order.permutation(for: context)
             receivers = permutation.map { receivers[$0] }
         }
         deliverAll(receivers, postSequence: postSequence, channel: channelID, senderID: senderID,

@@ -1,0 +1,100 @@
+/// What each receiver of a post touched in the baseline replay, so
+/// exploration only reorders receivers that can affect each other.
+///
+/// A receiver's footprint is every resource its delivery (transitively)
+/// accessed: shared-state keys, registries (a delivery reads its registry;
+/// add/remove write it) and objects (deliveries and invocations read one;
+/// release and deallocation write it).
+struct Footprints {
+    enum Access: UInt8 { case read, increment, write }
+
+    private struct Resource: Hashable {
+        let space: UInt8  // 0 state key, 1 registry, 2 object
+        let id: UInt32
+    }
+
+    /// Per decision index, per receiver index: resource → strongest access.
+    private var accesses: [[[Resource: Access]]]
+
+    init(recording: Recording, decisions: [DecisionRecord]) {
+        accesses = decisions.map { Array(repeating: [:], count: $0.registrations.count) }
+        // Delivery event → (decision, receiver) for every decision's deliveries.
+        var owners: [Int: (Int, Int)] = [:]
+        var decisionByPost: [Int: Int] = [:]
+        for (index, decision) in decisions.enumerated() { decisionByPost[decision.postSequence] = index }
+        let events = recording.events
+        for sequence in 0..<events.count {
+            let event = events[sequence]
+            if event.isDeliveryEvent, event.cause != Event.none, let decision = decisionByPost[Int(event.cause)],
+               let receiver = decisions[decision].registrations.firstIndex(of: event.registration) {
+                owners[sequence] = (decision, receiver)
+            }
+        }
+        guard !owners.isEmpty else { return }
+        for sequence in 0..<events.count {
+            let event = events[sequence]
+            guard let touched = Self.resource(of: event) else { continue }
+            // Credit the access to every decision delivery this event ran inside.
+            var cursor = sequence
+            var hops = 0
+            while hops < 10_000 {
+                if let (decision, receiver) = owners[cursor] {
+                    let previous = accesses[decision][receiver][touched.resource]
+                    accesses[decision][receiver][touched.resource] = Self.combine(previous, touched.access)
+                }
+                let cause = events[cursor].cause
+                guard cause != Event.none else { break }
+                cursor = Int(cause)
+                hops += 1
+            }
+        }
+    }
+
+    /// Receivers of `decision` that conflict with at least one other receiver.
+    func conflictingReceivers(of decision: Int) -> [Int] {
+        let receivers = accesses[decision]
+        var result: [Int] = []
+        for i in receivers.indices {
+            for j in receivers.indices where j != i && Self.conflict(receivers[i], receivers[j]) {
+                result.append(i)
+                break
+            }
+        }
+        return result
+    }
+
+    private static func conflict(_ a: [Resource: Access], _ b: [Resource: Access]) -> Bool {
+        let (small, large) = a.count <= b.count ? (a, b) : (b, a)
+        for (resource, access) in small {
+            guard let other = large[resource] else { continue }
+            switch (access, other) {
+            case (.read, .read), (.increment, .increment): continue
+            default: return true
+            }
+        }
+        return false
+    }
+
+    private static func combine(_ old: Access?, _ new: Access) -> Access {
+        guard let old else { return new }
+        if old == new { return old }
+        return .write  // read + increment, or anything with a write
+    }
+
+    private static func resource(of event: Event) -> (resource: Resource, access: Access)? {
+        switch event.kind {
+        case .increment: (Resource(space: 0, id: event.channel), .increment)
+        case .read: (Resource(space: 0, id: event.channel), .read)
+        case .stateSet, .append: (Resource(space: 0, id: event.channel), .write)
+        case .add, .remove, .tokenDropped, .delegateSet: (Resource(space: 1, id: event.registry), .write)
+        case .post, .propertySet, .delegateCall: (Resource(space: 1, id: event.registry), .read)
+        case .deliver, .deliverSkipped, .deliverToDead, .invoke: (Resource(space: 2, id: event.object), .read)
+        case .appRelease, .dealloc, .retain: (Resource(space: 2, id: event.object), .write)
+        case .track, .step, .cycleCut: nil
+        }
+    }
+}
+
+extension Event {
+    var isDeliveryEvent: Bool { kind.isDelivery }
+}

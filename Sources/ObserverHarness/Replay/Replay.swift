@@ -1,0 +1,415 @@
+/// One replay of a scenario under one schedule: real objects, real ARC,
+/// recorded through the same recorder and registries as live code.
+final class Replay {
+    /// SPEC §2: a handler nested deeper than this on one channel ends the branch.
+    static let channelDepthBound = NotificationCycleRule.depthBound
+    /// Bounds that keep a hostile scenario from running forever.
+    static let frameDepthBound = 256
+    static let workBound = 500_000
+
+    struct Result {
+        let recording: Recording
+        let outcome: Outcome
+        let decisions: [DecisionRecord]
+        let concurrentSteps: [ConcurrentRecord]
+    }
+
+    private let scenario: Scenario
+    let recorder = Recorder()
+    private let schedule: ScheduleState
+    private var stores: [String: RegistrationStore<ReplayResponse>] = [:]
+    private var slots: [String: ObjectSlot] = [:]
+    private var tokens: [String: ScenarioToken] = [:]
+    private var delegates: [DelegateKey: Registration<ReplayResponse>] = [:]
+    private var state: [String: JSONValue] = [:]
+    private var reads: [String: JSONValue] = [:]
+    private var readCounts: [String: Int] = [:]
+    private var siteIDs: [CallSite: UInt32] = [:]
+    private var channelDepth: [String: Int] = [:]
+    private var frameDepth = 0
+    private var work = 0
+    private var aborted = false
+    private var failure: InputError?
+    private var running = true
+
+    private struct ObjectSlot {
+        let id: UInt32
+        /// The scenario's own strong reference, until `release`.
+        var strong: ScenarioObject?
+        weak var object: ScenarioObject?
+    }
+
+    private struct DelegateKey: Hashable {
+        let registry: String
+        let owner: UInt32
+    }
+
+    /// Who is running: `self` and the payload of a handler or method.
+    private struct Frame {
+        let selfName: String
+        let selfID: UInt32
+        /// nil while the object runs its deinit: it can no longer be retained.
+        let selfObject: ScenarioObject?
+        let payload: JSONValue
+    }
+
+    init(_ scenario: Scenario, schedule: Schedule) {
+        self.scenario = scenario
+        self.schedule = ScheduleState(schedule)
+        for name in scenario.registries.keys.sorted() {
+            guard let declaration = scenario.registries[name] else { continue }
+            let order = declaration.order == .registration ? DeliveryOrder.registration : self.schedule.deliveryOrder
+            stores[name] = RegistrationStore(
+                recorder: recorder,
+                info: RegistryInfo(name: name, kind: declaration.kind, dedupe: declaration.dedupe,
+                                   order: declaration.order),
+                order: order)
+        }
+    }
+
+    // MARK: Running
+
+    func run() throws(InputError) -> Result {
+        for (index, step) in scenario.steps.enumerated() {
+            if aborted { break }
+            recorder.record(Event(kind: .step, registration: UInt32(index)))
+            execute(step, frame: nil, topLevelIndex: index)
+        }
+        if let failure { throw failure }
+        let recording = recorder.snapshot()
+        let outcome = Outcome(state: state, reads: reads, lifetime: Outcome.lifetimeFindings(in: recording))
+        let result = Result(recording: recording, outcome: outcome, decisions: schedule.decisions,
+                            concurrentSteps: schedule.concurrentSteps)
+        // Objects still alive at the end are not deallocations of the scenario.
+        running = false
+        tokens.removeAll()
+        delegates.removeAll()
+        slots.removeAll()
+        stores.removeAll()
+        return result
+    }
+
+    /// Called from a scenario object's deinit: runs its `deinit` method, then
+    /// records the deallocation.
+    func objectIsDeinitializing(name: String, id: UInt32, methods: [String: Handler]) {
+        guard running else { return }
+        if let body = methods["deinit"], !aborted {
+            run(body, frame: Frame(selfName: name, selfID: id, selfObject: nil, payload: .null))
+        }
+        recorder.recordDealloc(id)
+    }
+
+    // MARK: Steps
+
+    private func execute(_ step: Step, frame: Frame?, topLevelIndex: Int? = nil) {
+        guard !aborted else { return }
+        work += 1
+        if work > Self.workBound {
+            cut(channel: "", registry: 0, site: step.site)
+            return
+        }
+        let site = siteID(step.site)
+        switch step.operation {
+        case .create(let name, let type, let methods):
+            let id = recorder.trackOwnedObject(typeName: type, label: name, site: site)
+            let object = ScenarioObject(name: name, id: id, methods: methods, replay: self)
+            slots[name] = ObjectSlot(id: id, strong: object, object: object)
+
+        case .release(let name):
+            release(name, frame: frame, site: site)
+
+        case .retain(let holderName, let targetName):
+            guard let holder = resolve(holderName, frame)?.object, let target = resolve(targetName, frame)
+            else { return }
+            guard let targetObject = target.object else { return }
+            holder.held.append(targetObject)
+            recorder.record(Event(kind: .retain, site: site, object: target.id, subject: holder.id))
+
+        case .observe(let observation):
+            observe(observation, frame: frame, site: site)
+
+        case .remove(let removal):
+            remove(removal, frame: frame, site: site)
+
+        case .dropToken(let token):
+            tokens[token] = nil
+
+        case .post(let registry, let channel, let sender, let payload):
+            guard let store = stores[registry] else { return }
+            let senderID = sender.flatMap { resolve($0, frame)?.id } ?? 0
+            deliver(store, kind: .post, channel: channel ?? "", senderID: senderID, site: site, payload: payload)
+
+        case .set(let registry, let objectName, let property, let value):
+            guard let store = stores[registry], let target = resolve(objectName, frame) else { return }
+            let key = "\(objectName == "self" ? frame?.selfName ?? objectName : objectName).\(property)"
+            guard let newValue = evaluate(value, frame: frame, at: step.position) else { return }
+            let oldValue = state[key] ?? .null
+            writeState(key, newValue, kind: .stateSet, position: step.position, site: site)
+            let payload: JSONValue = .object(["old": oldValue, "new": newValue])
+            deliver(store, kind: .propertySet, channel: property, senderID: target.id, site: site, payload: payload)
+
+        case .setDelegate(let registry, let ownerName, let delegateName, let hold):
+            setDelegate(registry: registry, ownerName: ownerName, delegateName: delegateName, hold: hold,
+                        frame: frame, site: site)
+
+        case .callDelegate(let registry, let ownerName, let method, let payload):
+            callDelegate(registry: registry, ownerName: ownerName, method: method, payload: payload,
+                         frame: frame, site: site)
+
+        case .invoke(let objectName, let method, let payload):
+            guard let target = resolve(objectName, frame) else { return }
+            let sequence = recorder.record(Event(kind: .invoke, site: site, channel: recorder.intern(method),
+                                                 object: target.id))
+            guard let object = target.object, let body = object.methods[method] else { return }
+            recorder.withFrame(sequence) {
+                run(body, frame: Frame(selfName: object.name, selfID: object.id, selfObject: object, payload: payload))
+            }
+
+        case .concurrently(let branches):
+            let order = schedule.interleaving(step: topLevelIndex ?? 0, branchSizes: branches.map(\.count))
+            var next = Array(repeating: 0, count: branches.count)
+            for branch in order where branch >= 0 && branch < branches.count && next[branch] < branches[branch].count {
+                execute(branches[branch][next[branch]], frame: frame)
+                next[branch] += 1
+            }
+
+        case .state(let effect):
+            applyState(effect, frame: frame, step: step, site: site)
+        }
+    }
+
+    private func release(_ name: String, frame: Frame?, site: UInt32) {
+        if name != "self", var slot = slots[name], slot.strong != nil {
+            recorder.record(Event(kind: .appRelease, site: site, object: slot.id))
+            let dying = slot.strong
+            slot.strong = nil
+            slots[name] = slot
+            _ = dying  // the last scenario reference goes here
+            return
+        }
+        // Inside a handler, `release` can also drop the handler object's own
+        // reference (`self.x = nil`).
+        guard let holder = frame?.selfObject, let target = resolve(name, frame),
+              let index = holder.held.firstIndex(where: { $0.id == target.id }) else { return }
+        holder.held.remove(at: index)
+    }
+
+    private func observe(_ observation: Observation, frame: Frame?, site: UInt32) {
+        guard let store = stores[observation.registry],
+              let declaration = scenario.registries[observation.registry],
+              let observer = resolve(observation.observer, frame), let object = observer.object else { return }
+        let senderID = observation.sender.flatMap { resolve($0, frame)?.id } ?? 0
+        let response: ReplayResponse = switch observation.response {
+        case .handler(let handler): .handler(handler)
+        case .method(let method): .method(method)
+        }
+        let result = store.add(
+            observer: object, observerID: observer.id, hold: observation.hold ?? declaration.hold,
+            channel: observation.channel, senderID: senderID,
+            tokenForm: observation.token != nil && declaration.kind == .notificationCenter,
+            dedupe: declaration.dedupe, site: .interned(site), handler: response)
+        guard let token = observation.token else { return }
+        let registration: Registration<ReplayResponse>
+        switch result {
+        case .added(let added): registration = added
+        case .ignoredDuplicate(let existing): registration = existing
+        }
+        // Rebinding a token name drops the previous token.
+        tokens[token] = ScenarioToken(registrationID: registration.id, observerID: observer.id, store: store)
+    }
+
+    private func remove(_ removal: Removal, frame: Frame?, site: UInt32) {
+        guard let store = stores[removal.registry] else { return }
+        if let token = removal.token {
+            let bound = tokens[token]
+            store.remove(registrationID: bound?.registrationID ?? 0, observerID: bound?.observerID ?? 0,
+                         site: .interned(site))
+            return
+        }
+        guard let observerName = removal.observer, let observer = resolve(observerName, frame) else { return }
+        let senderID = removal.sender.flatMap { resolve($0, frame)?.id } ?? 0
+        store.remove(observerID: observer.id, channel: removal.channel, senderID: senderID, site: .interned(site),
+                     includingTokenForm: store.kind != .notificationCenter)
+    }
+
+    private func setDelegate(registry: String, ownerName: String, delegateName: String?, hold: Hold?,
+                             frame: Frame?, site: UInt32) {
+        guard let store = stores[registry], let declaration = scenario.registries[registry],
+              let owner = resolve(ownerName, frame) else { return }
+        let delegate = delegateName.flatMap { resolve($0, frame) }
+        let key = DelegateKey(registry: registry, owner: owner.id)
+        let hold = hold ?? declaration.hold
+        recorder.withLock {
+            delegates[key]?.isActive = false
+            delegates[key] = nil
+            if let delegate, let object = delegate.object {
+                delegates[key] = Registration(
+                    id: recorder.newRegistrationIDLocked(), observer: object, observerID: delegate.id, hold: hold,
+                    channel: 0, anyChannel: true, senderID: owner.id, tokenForm: false, site: site,
+                    handler: .method(""))
+            }
+            _ = recorder.appendLocked(Event(kind: .delegateSet, flags: EventFlags(hold: hold), site: site,
+                                            registry: store.registryID, object: delegates[key]?.observerID ?? 0,
+                                            subject: owner.id, registration: delegates[key]?.id ?? 0),
+                                      context: ThreadContext.current)
+        }
+    }
+
+    private func callDelegate(registry: String, ownerName: String, method: String, payload: JSONValue,
+                              frame: Frame?, site: UInt32) {
+        guard let store = stores[registry], let owner = resolve(ownerName, frame) else { return }
+        let receiver = delegates[DelegateKey(registry: registry, owner: owner.id)]
+        let channel = recorder.intern(method)
+        guard enter(registry: registry, channel: method, registryID: store.registryID, channelID: channel, site: site)
+        else { return }
+        defer { leave(registry: registry, channel: method) }
+        let call = recorder.record(Event(kind: .delegateCall, site: site, registry: store.registryID, channel: channel,
+                                         object: receiver?.observerID ?? 0, subject: owner.id))
+        guard let receiver else { return }
+        store.deliverAll([receiver], postSequence: call, channel: channel, senderID: owner.id,
+                         context: ThreadContext.current) { _, observer, _ in
+            guard let delegate = observer as? ScenarioObject, let body = delegate.methods[method] else { return }
+            run(body, frame: Frame(selfName: delegate.name, selfID: delegate.id, selfObject: delegate,
+                                   payload: payload))
+        }
+    }
+
+    /// Posts through a store, running each live receiver's response.
+    private func deliver(_ store: RegistrationStore<ReplayResponse>, kind: EventKind, channel: String,
+                         senderID: UInt32, site: UInt32, payload: JSONValue) {
+        let channelID = recorder.intern(channel)
+        guard enter(registry: store.name, channel: channel, registryID: store.registryID, channelID: channelID,
+                    site: site) else { return }
+        defer { leave(registry: store.name, channel: channel) }
+        store.post(kind: kind, channel: channel, senderID: senderID, site: .interned(site)) { registration, observer, _ in
+            guard !aborted, let object = observer as? ScenarioObject else { return }
+            let body: Handler? = switch registration.handler {
+            case .handler(let handler): handler
+            case .method(let method): object.methods[method]
+            }
+            guard let body else { return }
+            run(body, frame: Frame(selfName: object.name, selfID: object.id, selfObject: object, payload: payload))
+        }
+    }
+
+    // MARK: Depth bounds
+
+    private func enter(registry: String, channel: String, registryID: UInt32, channelID: UInt32, site: UInt32) -> Bool {
+        let key = registry + "\u{0}" + channel
+        let depth = (channelDepth[key] ?? 0) + 1
+        channelDepth[key] = depth
+        if depth > Self.channelDepthBound {
+            recorder.record(Event(kind: .cycleCut, site: site, registry: registryID, channel: channelID))
+            aborted = true
+            return false
+        }
+        return true
+    }
+
+    private func leave(registry: String, channel: String) {
+        channelDepth[registry + "\u{0}" + channel, default: 1] -= 1
+    }
+
+    private func cut(channel: String, registry: UInt32, site: CallSite) {
+        recorder.record(Event(kind: .cycleCut, site: siteID(site), registry: registry, channel: recorder.intern(channel)))
+        aborted = true
+    }
+
+    private func run(_ handler: Handler, frame: Frame) {
+        frameDepth += 1
+        defer { frameDepth -= 1 }
+        if frameDepth > Self.frameDepthBound {
+            cut(channel: frame.selfName, registry: 0, site: handler.effects.first?.site ?? CallSite(file: "", line: 0))
+            return
+        }
+        for effect in handler.effects {
+            if aborted { return }
+            execute(effect, frame: frame)
+        }
+    }
+
+    // MARK: Shared state
+
+    private func applyState(_ effect: StateEffect, frame: Frame?, step: Step, site: UInt32) {
+        switch effect {
+        case .increment(let key):
+            let current = state[key] ?? .int(0)
+            let next: JSONValue
+            switch current {
+            case .int(let value): next = value == .max ? .double(Double(value) + 1) : .int(value + 1)
+            case .double(let value): next = .double(value + 1)
+            case .null: next = .int(1)
+            default:
+                fail("\"increment\" of \"\(key)\", which holds \(current.serialized(.compact)), not a number",
+                     at: step.position)
+                return
+            }
+            state[key] = next
+            recorder.record(Event(kind: .increment, site: site, channel: recorder.intern(key)))
+        case .set(let key, let expression):
+            guard let value = evaluate(expression, frame: frame, at: step.position) else { return }
+            writeState(key, value, kind: .stateSet, position: step.position, site: site)
+        case .append(let key, let expression):
+            guard let value = evaluate(expression, frame: frame, at: step.position) else { return }
+            writeState(key, value, kind: .append, position: step.position, site: site)
+        case .read(let key):
+            let value = state[key] ?? .null
+            let reader = "\(frame?.selfName ?? "scenario")@\(step.position.line):\(step.position.column)"
+            let occurrence = readCounts[reader, default: 0]
+            readCounts[reader] = occurrence + 1
+            reads["\(reader)#\(occurrence)|\(key)"] = value
+            recorder.record(Event(kind: .read, site: site, channel: recorder.intern(key),
+                                  registration: recorder.intern(value.serialized(.compact))))
+        }
+    }
+
+    private func writeState(_ key: String, _ value: JSONValue, kind: EventKind, position: ScenarioPosition,
+                            site: UInt32) {
+        let existing = state[key]
+        let existingIsList = existing?.arrayValue != nil
+        if kind == .append {
+            guard existing == nil || existing == .null || existingIsList else {
+                fail("\"append\" to \"\(key)\", which holds a non-list value", at: position)
+                return
+            }
+            state[key] = .array((existing?.arrayValue ?? []) + [value])
+        } else {
+            if let existing, existing != .null, value != .null, existingIsList != (value.arrayValue != nil) {
+                fail("\"\(key)\" is used both as a list and as a non-list value", at: position)
+                return
+            }
+            state[key] = value
+        }
+        recorder.record(Event(kind: kind, site: site, channel: recorder.intern(key),
+                              registration: recorder.intern(value.serialized(.compact))))
+    }
+
+    private func evaluate(_ expression: ValueExpression, frame: Frame?, at position: ScenarioPosition) -> JSONValue? {
+        switch expression {
+        case .literal(let value): return value
+        case .payloadField(let field): return frame?.payload[field] ?? .null
+        }
+    }
+
+    private func fail(_ message: String, at position: ScenarioPosition) {
+        if failure == nil {
+            failure = InputError(path: scenario.path, line: position.line, column: position.column, message: message)
+        }
+        aborted = true
+    }
+
+    // MARK: Names
+
+    private func resolve(_ name: String, _ frame: Frame?) -> (id: UInt32, object: ScenarioObject?)? {
+        if name == "self", let frame { return (frame.selfID, frame.selfObject) }
+        guard let slot = slots[name] else { return nil }
+        return (slot.id, slot.strong ?? slot.object)
+    }
+
+    private func siteID(_ site: CallSite) -> UInt32 {
+        if let id = siteIDs[site] { return id }
+        let id = recorder.siteID(site)
+        siteIDs[site] = id
+        return id
+    }
+}

@@ -1,0 +1,104 @@
+/// A scenario (SPEC §2): a small, deterministic model of an app's observer
+/// wiring that the harness replays with real objects and real ARC.
+///
+/// ```swift
+/// let scenario = try Scenario.load(contentsOf: url)
+/// let report = scenario.run()
+/// ```
+public struct Scenario: Sendable {
+    /// The `"scenario"` name.
+    public let name: String
+    public let description: String?
+    /// The file it was read from, as given (reports never show it).
+    public let path: String
+    let registries: [String: RegistryDeclaration]
+    let steps: [Step]
+}
+
+/// A registry the scenario declares.
+struct RegistryDeclaration: Sendable {
+    let name: String
+    let kind: RegistryKind
+    let hold: Hold
+    let dedupe: Bool
+    let order: OrderPromise
+}
+
+/// Where in the scenario file something was written: for errors, and the
+/// call site of steps that give no `"site"`.
+struct ScenarioPosition: Sendable, Hashable {
+    let line: Int
+    let column: Int
+}
+
+/// One step: what to do, the site it stands for, and where it was written.
+struct Step: Sendable {
+    let operation: Operation
+    let site: CallSite
+    let position: ScenarioPosition
+
+    indirect enum Operation: Sendable {
+        case create(object: String, type: String, methods: [String: Handler])
+        case release(object: String)
+        case retain(holder: String, target: String)
+        case observe(Observation)
+        case remove(Removal)
+        case dropToken(String)
+        case post(registry: String, channel: String?, sender: String?, payload: JSONValue)
+        case set(registry: String, object: String, property: String, value: ValueExpression)
+        case setDelegate(registry: String, owner: String, delegate: String?, hold: Hold?)
+        case callDelegate(registry: String, owner: String, method: String, payload: JSONValue)
+        case invoke(object: String, method: String, payload: JSONValue)
+        case concurrently([[Step]])
+        /// An effect on shared state (handlers only).
+        case state(StateEffect)
+    }
+}
+
+struct Observation: Sendable {
+    let registry: String
+    let observer: String
+    /// nil in a notification center means every name.
+    let channel: String?
+    /// The sender filter, or the observed object of a property registry.
+    let sender: String?
+    let response: Response
+    let hold: Hold?
+    let token: String?
+
+    enum Response: Sendable {
+        case handler(Handler)
+        case method(String)
+    }
+}
+
+struct Removal: Sendable {
+    let registry: String
+    let token: String?
+    let observer: String?
+    let channel: String?
+    /// Whether `channel` was given (a notification center's `null` channel
+    /// cannot be removed by name, so absence and null differ).
+    let channelGiven: Bool
+    let sender: String?
+}
+
+/// A handler or method body: effects run in order.
+struct Handler: Sendable {
+    let effects: [Step]
+}
+
+/// `increment`, `set`, `append`, `read` on the shared state.
+enum StateEffect: Sendable {
+    case increment(String)
+    case set(String, ValueExpression)
+    case append(String, ValueExpression)
+    case read(String)
+}
+
+/// A value to write: a literal, or `{"payload": "field"}` from the
+/// notification being handled.
+enum ValueExpression: Sendable {
+    case literal(JSONValue)
+    case payloadField(String)
+}

@@ -1,0 +1,17 @@
+/// An invalid scenario (or report, or trace) file: `PATH:LINE:COLUMN: error: MESSAGE`.
+public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let path: String
+    public let line: Int
+    public let column: Int
+    public let message: String
+
+    public init(path: String, line: Int, column: Int, message: String) {
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// The compiler-style line editors and CI annotate.
+    public var description: String { "\(path):\(line):\(column): error: \(message)" }
+}
