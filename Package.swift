@@ -15,6 +15,7 @@ let package = Package(
         .target(name: "ObserverHarnessTesting", dependencies: ["ObserverHarness"]),
         .executableTarget(name: "harness-cli", dependencies: ["ObserverHarness"]),
         .testTarget(name: "ObserverHarnessTests", dependencies: ["ObserverHarness"]),
+        .testTarget(name: "ObserverHarnessTestingTests", dependencies: ["ObserverHarness", "ObserverHarnessTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

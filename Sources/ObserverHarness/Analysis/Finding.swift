@@ -36,8 +36,8 @@ public struct Finding: Sendable, Hashable {
 
     /// Where the caller's code made the call, when recorded in process; test
     /// failures are reported here.
-    public var sourceLocation: SourceLocation? { location }
-    var location: SourceLocation?
+    public var sourceLocation: CodeLocation? { location }
+    var location: CodeLocation?
 
     public init(rule: String, severity: Severity, message: String, registry: String? = nil, channel: String? = nil,
                 objects: [String] = [], step: Int? = nil, site: CallSite? = nil, events: [Int] = [],

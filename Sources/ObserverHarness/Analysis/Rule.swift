@@ -21,7 +21,7 @@ protocol Rule: Sendable {
 extension Rule {
     /// A finding of this rule with its severity and fix filled in.
     func finding(_ message: String, registry: String? = nil, channel: String? = nil, objects: [String] = [],
-                 step: Int? = nil, site: CallSite? = nil, location: SourceLocation? = nil,
+                 step: Int? = nil, site: CallSite? = nil, location: CodeLocation? = nil,
                  events: [Int], fix: String? = nil) -> Finding {
         var finding = Finding(rule: descriptor.id, severity: descriptor.severity, message: message,
                               registry: registry, channel: channel, objects: objects, step: step, site: site,

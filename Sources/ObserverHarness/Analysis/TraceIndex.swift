@@ -182,7 +182,7 @@ struct TraceIndex {
     func stepStart(_ step: Int) -> Int? { stepStarts.first { $0.step == step }?.sequence }
 
     func site(_ id: UInt32) -> CallSite? { recording.site(id) }
-    func location(_ id: UInt32) -> SourceLocation? { id == 0 ? nil : recording.siteLocations[Int(id)] }
+    func location(_ id: UInt32) -> CodeLocation? { id == 0 ? nil : recording.siteLocations[Int(id)] }
     func string(_ id: UInt32) -> String { recording.string(id) }
     func registryName(_ id: UInt32) -> String { recording.registry(id).name }
     func registryInfo(_ id: UInt32) -> RegistryInfo { recording.registry(id) }
@@ -200,6 +200,12 @@ struct TraceIndex {
         let cause = events[sequence].cause
         guard cause != Event.none, let index = postIndexBySequence[Int(cause)] else { return nil }
         return posts[index]
+    }
+
+    /// ` for "name"`, ` for every name`, or nothing for a subject's default channel.
+    func forChannel(_ registration: RegistrationRecord) -> String {
+        if registration.anyChannel { return " for every name" }
+        return registration.channel == 0 ? "" : " for \(quoted(registration.channel))"
     }
 
     /// `"name"` as messages quote a channel.

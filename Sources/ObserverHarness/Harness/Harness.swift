@@ -45,7 +45,7 @@ public final class Harness: Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> ObservedProperty<Value> {
         ObservedProperty(recorder: recorder, property: property, owner: owner, initialValue: initialValue, order: order,
-                         location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+                         location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// `owner`'s delegate slot, weak unless `hold` says otherwise.
@@ -55,7 +55,7 @@ public final class Harness: Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> DelegateSlot<Delegate> {
         DelegateSlot(recorder: recorder, name: name, owner: owner, hold: hold,
-                     location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+                     location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     // MARK: Objects
@@ -67,7 +67,7 @@ public final class Harness: Sendable {
                       line: UInt = #line, column: UInt = #column) -> ObjectID {
         ObjectID(rawValue: recorder.objectID(
             for: object, label: label,
-            site: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
+            site: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 
     /// Says the app has dropped its own reference to `object`: from here on it
@@ -77,7 +77,7 @@ public final class Harness: Sendable {
                              line: UInt = #line, column: UInt = #column) {
         let id = recorder.objectID(for: object)
         recorder.record(Event(kind: .appRelease, object: id),
-                        at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+                        at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Records what a handler did to shared state, so one post that makes two
@@ -92,7 +92,7 @@ public final class Harness: Sendable {
     public func noteAction(_ action: StateAction,
                            fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                            line: UInt = #line, column: UInt = #column) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let (kind, key, value) = action.parts
         recorder.record(Event(kind: kind, channel: recorder.intern(key),
                               registration: value.map { recorder.intern($0) } ?? 0), at: location)

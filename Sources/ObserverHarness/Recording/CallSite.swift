@@ -37,7 +37,7 @@ public struct CallSite: Hashable, Sendable, CustomStringConvertible {
 
 /// A call site as the caller's code gave it, kept so test failures can be
 /// reported at the exact file path XCTest needs.
-public struct SourceLocation: Sendable {
+public struct CodeLocation: Sendable {
     public var fileID: StaticString
     public var filePath: StaticString
     public var line: UInt
@@ -57,6 +57,6 @@ public struct SourceLocation: Sendable {
 /// A call site as registries receive it: the caller's location (interned on
 /// use), or a site a scenario step already interned.
 enum SiteReference {
-    case location(SourceLocation)
+    case location(CodeLocation)
     case interned(UInt32)
 }

@@ -13,7 +13,7 @@ final class Recorder: @unchecked Sendable {
     private var deallocated: Set<UInt32> = []
     private var registries: [RegistryInfo] = [RegistryInfo(name: "", kind: .subject)]
     private var sites: [CallSite] = [CallSite(file: "", line: 0)]
-    private var siteLocations: [SourceLocation?] = [nil]
+    private var siteLocations: [CodeLocation?] = [nil]
     private var siteIDs: [SiteKey: UInt32] = [:]
     private var siteTextIDs: [CallSite: UInt32] = [:]
     private var nextRegistration: UInt32 = 1
@@ -40,7 +40,7 @@ final class Recorder: @unchecked Sendable {
     /// Like ``record(_:)``, interning the caller's source location in the same
     /// critical section (the common case for user-facing calls).
     @discardableResult
-    func record(_ event: Event, at location: SourceLocation) -> UInt32 {
+    func record(_ event: Event, at location: CodeLocation) -> UInt32 {
         var event = event
         let context = ThreadContext.current
         event.thread = context.threadNumber
@@ -143,7 +143,7 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
-    func siteID(_ location: SourceLocation) -> UInt32 {
+    func siteID(_ location: CodeLocation) -> UInt32 {
         lock.withLock { siteID(locked: location) }
     }
 
@@ -158,7 +158,7 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
-    private func siteID(locked location: SourceLocation) -> UInt32 {
+    private func siteID(locked location: CodeLocation) -> UInt32 {
         // StaticString's pointer identifies the file cheaply; a rare
         // non-pointer StaticString goes by text instead.
         let key = SiteKey(location)
@@ -182,7 +182,7 @@ final class Recorder: @unchecked Sendable {
     ///
     /// Ids are never reused: a new object at a freed object's address gets a
     /// new id, and the old one is recorded as deallocated.
-    func objectID(for object: AnyObject, label: String? = nil, site: SourceLocation? = nil) -> UInt32 {
+    func objectID(for object: AnyObject, label: String? = nil, site: CodeLocation? = nil) -> UInt32 {
         let key = ObjectIdentifier(object)
         lock.lock()
         if let id = objectIDs[key] {
@@ -288,7 +288,7 @@ private struct SiteKey: Hashable {
     let line: UInt
     let column: UInt
 
-    init(_ location: SourceLocation) {
+    init(_ location: CodeLocation) {
         file = location.fileID.hasPointerRepresentation ? UnsafeRawPointer(location.fileID.utf8Start) : nil
         line = location.line
         column = location.column

@@ -8,7 +8,7 @@ public struct Recording: Sendable {
     let sites: [CallSite]
     /// The caller's original location for sites recorded in process (nil for
     /// sites read from a trace or a scenario).
-    let siteLocations: [SourceLocation?]
+    let siteLocations: [CodeLocation?]
 
     /// The number of recorded events.
     public var eventCount: Int { events.count }

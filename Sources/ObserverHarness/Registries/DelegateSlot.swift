@@ -13,7 +13,7 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
     // Guarded by the recorder's lock.
     private var current: Registration<Void>?
 
-    init(recorder: Recorder, name: String, owner: AnyObject, hold: Hold, location: SourceLocation) {
+    init(recorder: Recorder, name: String, owner: AnyObject, hold: Hold, location: CodeLocation) {
         ownerID = recorder.objectID(for: owner, site: location)
         self.hold = hold
         store = RegistrationStore(recorder: recorder, info: RegistryInfo(name: name, kind: .delegate),
@@ -29,7 +29,7 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
     public func set(_ delegate: Delegate?,
                     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                     line: UInt = #line, column: UInt = #column) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let recorder = store.recorder
         let object = delegate.flatMap { classInstance($0 as Any) }
         let delegateID = object.map { recorder.objectID(for: $0, site: location) } ?? 0
@@ -55,7 +55,7 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
                              fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                              line: UInt = #line, column: UInt = #column,
                              _ body: (Delegate) -> Result) -> Result? {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let recorder = store.recorder
         let context = ThreadContext.current
         var receiver: Registration<Void>?

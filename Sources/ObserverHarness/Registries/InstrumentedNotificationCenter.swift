@@ -34,7 +34,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     // MARK: Adding
 
     public func addObserver(forName name: Notification.Name?, object: Any?, queue: OperationQueue?,
-                            location: SourceLocation,
+                            location: CodeLocation,
                             using block: @escaping @Sendable (Notification) -> Void) -> any NSObjectProtocol {
         let token = NotificationObserverToken(store: store)
         let tokenID = recorder.objectID(for: token, site: location)
@@ -55,14 +55,14 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         handler: @escaping (Observer, Notification) -> Void
     ) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         addMethodObserver(observer, name: name, object: object, location: location) { target, notification in
             // The store only hands back the object registered here.
             handler(unsafeDowncast(target, to: Observer.self), notification)
         }
     }
 
-    func addMethodObserver(_ observer: AnyObject, name: Notification.Name?, object: Any?, location: SourceLocation,
+    func addMethodObserver(_ observer: AnyObject, name: Notification.Name?, object: Any?, location: CodeLocation,
                            handler: @escaping (AnyObject, Notification) -> Void) {
         let observerID = recorder.objectID(for: observer, site: location)
         _ = store.add(observer: observer, observerID: observerID, hold: .weak, channel: name?.rawValue,
@@ -77,7 +77,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         _ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let target = observer as AnyObject
         addMethodObserver(target, name: name, object: object, location: location) { target, notification in
             _ = target.perform(selector, with: notification as NSNotification)
@@ -87,11 +87,11 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
 
     // MARK: Removing
 
-    public func removeObserver(_ observer: Any, location: SourceLocation) {
+    public func removeObserver(_ observer: Any, location: CodeLocation) {
         removeObserver(observer, name: nil, object: nil, location: location)
     }
 
-    public func removeObserver(_ observer: Any, name: Notification.Name?, object: Any?, location: SourceLocation) {
+    public func removeObserver(_ observer: Any, name: Notification.Name?, object: Any?, location: CodeLocation) {
         if let token = observer as? NotificationObserverToken, token.store === store {
             store.remove(registrationID: token.registrationID, observerID: token.observerID, site: .location(location))
             return
@@ -106,7 +106,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
 
     // MARK: Posting
 
-    public func post(_ notification: Notification, location: SourceLocation) {
+    public func post(_ notification: Notification, location: CodeLocation) {
         let senderID = senderID(of: notification.object)
         store.post(channel: notification.name.rawValue, senderID: senderID, site: .location(location)) {
             registration, observer, delivery in
@@ -128,7 +128,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         }
     }
 
-    public func post(name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]?, location: SourceLocation) {
+    public func post(name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]?, location: CodeLocation) {
         post(Notification(name: name, object: object, userInfo: userInfo), location: location)
     }
 

@@ -16,12 +16,12 @@ import Foundation
 /// the caller's file and line so findings point at the user's code.
 public protocol NotificationCenterProtocol: AnyObject {
     func addObserver(forName name: Notification.Name?, object: Any?, queue: OperationQueue?,
-                     location: SourceLocation,
+                     location: CodeLocation,
                      using block: @escaping @Sendable (Notification) -> Void) -> any NSObjectProtocol
-    func removeObserver(_ observer: Any, location: SourceLocation)
-    func removeObserver(_ observer: Any, name: Notification.Name?, object: Any?, location: SourceLocation)
-    func post(_ notification: Notification, location: SourceLocation)
-    func post(name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]?, location: SourceLocation)
+    func removeObserver(_ observer: Any, location: CodeLocation)
+    func removeObserver(_ observer: Any, name: Notification.Name?, object: Any?, location: CodeLocation)
+    func post(_ notification: Notification, location: CodeLocation)
+    func post(name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]?, location: CodeLocation)
 }
 
 extension NotificationCenterProtocol {
@@ -32,7 +32,7 @@ extension NotificationCenterProtocol {
         using block: @escaping @Sendable (Notification) -> Void
     ) -> any NSObjectProtocol {
         addObserver(forName: name, object: object, queue: queue,
-                    location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
                     using: block)
     }
 
@@ -41,7 +41,7 @@ extension NotificationCenterProtocol {
         _ observer: Any,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        removeObserver(observer, location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        removeObserver(observer, location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Foundation's `removeObserver(_:name:object:)`.
@@ -50,7 +50,7 @@ extension NotificationCenterProtocol {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         removeObserver(observer, name: name, object: object,
-                       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+                       location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Foundation's `post(_:)`.
@@ -58,7 +58,7 @@ extension NotificationCenterProtocol {
         _ notification: Notification,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        post(notification, location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        post(notification, location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Foundation's `post(name:object:userInfo:)`.
@@ -67,30 +67,30 @@ extension NotificationCenterProtocol {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         post(name: name, object: object, userInfo: userInfo,
-             location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+             location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 }
 
 extension NotificationCenter: NotificationCenterProtocol {
     public func addObserver(forName name: Notification.Name?, object: Any?, queue: OperationQueue?,
-                            location: SourceLocation,
+                            location: CodeLocation,
                             using block: @escaping @Sendable (Notification) -> Void) -> any NSObjectProtocol {
         addObserver(forName: name, object: object, queue: queue, using: block)
     }
 
-    public func removeObserver(_ observer: Any, location: SourceLocation) {
+    public func removeObserver(_ observer: Any, location: CodeLocation) {
         removeObserver(observer)
     }
 
-    public func removeObserver(_ observer: Any, name: Notification.Name?, object: Any?, location: SourceLocation) {
+    public func removeObserver(_ observer: Any, name: Notification.Name?, object: Any?, location: CodeLocation) {
         removeObserver(observer, name: name, object: object)
     }
 
-    public func post(_ notification: Notification, location: SourceLocation) {
+    public func post(_ notification: Notification, location: CodeLocation) {
         post(notification)
     }
 
-    public func post(name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]?, location: SourceLocation) {
+    public func post(name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]?, location: CodeLocation) {
         post(name: name, object: object, userInfo: userInfo)
     }
 }

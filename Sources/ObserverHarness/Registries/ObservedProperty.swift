@@ -22,7 +22,7 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
     private var storage: Value
 
     init(recorder: Recorder, property: String, owner: AnyObject, initialValue: Value, order: DeliveryOrder,
-         location: SourceLocation) {
+         location: CodeLocation) {
         ownerID = recorder.objectID(for: owner, site: location)
         self.property = property
         storage = initialValue
@@ -39,7 +39,7 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
     public func set(_ newValue: Value,
                     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                     line: UInt = #line, column: UInt = #column) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let change: Change = store.recorder.withLock {
             defer { storage = newValue }
             return Change(oldValue: storage, newValue: newValue)
@@ -57,7 +57,7 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         handler: @escaping (Observer, Change) -> Void
     ) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let id = store.recorder.objectID(for: observer, site: location)
         _ = store.add(observer: observer, observerID: id, hold: hold, channel: property, senderID: ownerID,
                       tokenForm: false, dedupe: false, site: .location(location)) { target, change in
@@ -69,7 +69,7 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
     public func removeObserver(_ observer: AnyObject,
                                fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                                line: UInt = #line, column: UInt = #column) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         store.remove(observerID: store.recorder.objectID(for: observer), channel: property, senderID: ownerID,
                      site: .location(location))
     }
@@ -80,7 +80,7 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
     public func observe(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                         line: UInt = #line, column: UInt = #column,
                         _ handler: @escaping (Change) -> Void) -> PropertyObservation {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let token = PropertyObservation()
         let tokenID = store.recorder.objectID(for: token, site: location)
         let result = store.add(observer: nil, observerID: tokenID, hold: .strong, channel: property,
@@ -101,14 +101,14 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
 public final class PropertyObservation: @unchecked Sendable {
     // Set once before the token is returned; cleared (under no contention:
     // invalidate is the owner's call) when the observation ends.
-    fileprivate var end: ((SourceLocation) -> Void)?
+    fileprivate var end: ((CodeLocation) -> Void)?
 
     /// Ends the observation.
     public func invalidate(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                            line: UInt = #line, column: UInt = #column) {
-        end?(SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        end?(CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         end = nil
     }
 
-    deinit { end?(SourceLocation()) }
+    deinit { end?(CodeLocation()) }
 }

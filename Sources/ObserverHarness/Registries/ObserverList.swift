@@ -25,7 +25,7 @@ public final class ObserverList<Observer: AnyObject>: @unchecked Sendable {
     public func add(_ observer: Observer, channel: String = "", hold: Hold? = nil,
                     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                     line: UInt = #line, column: UInt = #column) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let id = store.recorder.objectID(for: observer, site: location)
         _ = store.add(observer: observer, observerID: id, hold: hold ?? self.hold, channel: channel, senderID: 0,
                       tokenForm: false, dedupe: dedupe, site: .location(location), handler: ())
@@ -35,7 +35,7 @@ public final class ObserverList<Observer: AnyObject>: @unchecked Sendable {
     public func remove(_ observer: Observer, channel: String? = nil,
                        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                        line: UInt = #line, column: UInt = #column) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         store.remove(observerID: store.recorder.objectID(for: observer), channel: channel, senderID: 0,
                      site: .location(location))
     }
@@ -45,7 +45,7 @@ public final class ObserverList<Observer: AnyObject>: @unchecked Sendable {
     public func notify(channel: String = "",
                        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                        line: UInt = #line, column: UInt = #column, _ body: (Observer) -> Void) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         store.post(channel: channel, senderID: 0, site: .location(location)) { _, observer, _ in
             if let observer { body(unsafeDowncast(observer, to: Observer.self)) }
         }

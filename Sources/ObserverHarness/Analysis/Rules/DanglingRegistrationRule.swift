@@ -22,12 +22,11 @@ struct DanglingRegistrationRule: Rule {
                   registration.isActive(at: deallocation) else { continue }
             // A delivery to the dead observer is the error rule's to report.
             if registration.deliveries.contains(where: { trace.events[$0].kind == .deliverToDead }) { continue }
-            let channel = registration.anyChannel ? "every name" : trace.quoted(registration.channel)
             let consequence = registration.hold == .weak
                 ? "later posts skip it"
                 : "it is held unowned, so any later delivery would be a message to a dead object"
             findings.append(finding(
-                "\(trace.describe(registration.observer)) deallocated while still registered for \(channel) in "
+                "\(trace.describe(registration.observer)) deallocated while still registered\(trace.forChannel(registration)) in "
                     + "\(trace.registryName(registration.registry)) (added at \(siteText(trace, registration.site))): "
                     + "\(consequence).",
                 registry: trace.registryName(registration.registry),

@@ -15,9 +15,8 @@ struct DiscardedTokenRule: Rule {
         for id in trace.registrationOrder {
             guard let registration = trace.registration(id), let dropped = registration.tokenDropSequence,
                   registration.isActive(at: dropped) else { continue }
-            let channel = registration.anyChannel ? "every name" : trace.quoted(registration.channel)
             findings.append(finding(
-                "The token of the registration for \(channel) in \(trace.registryName(registration.registry)) "
+                "The token of the registration\(trace.forChannel(registration)) in \(trace.registryName(registration.registry)) "
                     + "(added at \(siteText(trace, registration.site)) for \(trace.describe(registration.observer))) "
                     + "was dropped while the registration was active: it can never be removed.",
                 registry: trace.registryName(registration.registry),

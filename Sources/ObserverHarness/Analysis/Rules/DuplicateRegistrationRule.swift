@@ -29,10 +29,9 @@ struct DuplicateRegistrationRule: Rule {
             guard let firstID = earlier[key]?.first(where: {
                 trace.registration($0)?.isActive(at: registration.addSequence) ?? false
             }), let first = trace.registration(firstID) else { continue }
-            let channel = registration.anyChannel ? "every name" : trace.quoted(registration.channel)
             let sender = registration.sender == 0 ? "" : " from \(trace.describe(registration.sender))"
             findings.append(finding(
-                "\(trace.describe(registration.observer)) registered twice for \(channel)\(sender) in "
+                "\(trace.describe(registration.observer)) registered twice\(trace.forChannel(registration))\(sender) in "
                     + "\(trace.registryName(registration.registry)) (at \(siteText(trace, first.site)) and again at "
                     + "\(siteText(trace, registration.site))): each post reaches it twice.",
                 registry: trace.registryName(registration.registry),

@@ -34,7 +34,7 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             let what = first.isDelegate
                 ? "the \(trace.registryName(first.registry)) slot of \(trace.describe(first.sender)) "
                     + "(set at \(siteText(trace, first.site))) holds it strongly"
-                : "its registration for \(first.anyChannel ? "every name" : trace.quoted(first.channel)) in "
+                : "its registration\(trace.forChannel(first)) in "
                     + "\(trace.registryName(first.registry)) (added at \(siteText(trace, first.site))) holds it "
                     + "strongly and was never removed"
             let more = holders.count > 1 ? " (and \(holders.count - 1) more registration\(holders.count > 2 ? "s" : ""))" : ""

@@ -1,0 +1,112 @@
+import Foundation
+
+/// A folder of golden files: `NAME.scenario.json` beside the report it must
+/// produce, `NAME.report.json` (SPEC §4 `golden check` / `golden update`).
+public struct GoldenDirectory: Sendable {
+    public let url: URL
+
+    public init(_ url: URL) { self.url = url }
+
+    /// What one scenario's golden comparison found.
+    public enum Entry: Sendable, Equatable {
+        case matched(scenario: String)
+        /// The report differs; `diff` is a unified diff, expected → actual.
+        case mismatched(scenario: String, diff: String)
+        /// The scenario has no report file yet.
+        case missingReport(scenario: String)
+        /// A report with no scenario beside it.
+        case orphanedReport(report: String)
+        case invalidScenario(InputError)
+        case written(report: String)
+    }
+
+    /// Every `*.scenario.json` under the folder, sorted by path.
+    public func scenarioFiles() -> [URL] { Self.files(under: url, suffix: ".scenario.json") }
+
+    /// Compares every scenario's report with its golden file.
+    public func check(seed: UInt64 = 0) -> [Entry] {
+        var entries: [Entry] = []
+        for scenarioURL in scenarioFiles() {
+            let name = relativePath(scenarioURL)
+            let reportURL = Self.reportURL(for: scenarioURL)
+            let actual: String
+            do {
+                actual = try Scenario.load(contentsOf: scenarioURL).run(seed: seed).jsonText()
+            } catch {
+                entries.append(.invalidScenario(error))
+                continue
+            }
+            guard let data = FileManager.default.contents(atPath: reportURL.path) else {
+                entries.append(.missingReport(scenario: name))
+                continue
+            }
+            let expected = String(decoding: data, as: UTF8.self)
+            if expected == actual {
+                entries.append(.matched(scenario: name))
+            } else {
+                entries.append(.mismatched(scenario: name, diff: LineDiff.unified(
+                    expected: expected, actual: actual, expectedLabel: relativePath(reportURL) + " (golden)",
+                    actualLabel: relativePath(reportURL) + " (actual)")))
+            }
+        }
+        entries += orphans()
+        return entries
+    }
+
+    /// Rewrites every scenario's report (each file atomically). Orphaned
+    /// reports are listed, not deleted.
+    public func update(seed: UInt64 = 0) -> [Entry] {
+        var entries: [Entry] = []
+        for scenarioURL in scenarioFiles() {
+            do {
+                let text = try Scenario.load(contentsOf: scenarioURL).run(seed: seed).jsonText()
+                let reportURL = Self.reportURL(for: scenarioURL)
+                if FileManager.default.contents(atPath: reportURL.path) == Data(text.utf8) {
+                    entries.append(.matched(scenario: relativePath(scenarioURL)))
+                    continue
+                }
+                try Data(text.utf8).write(to: reportURL, options: .atomic)
+                entries.append(.written(report: relativePath(reportURL)))
+            } catch let error as InputError {
+                entries.append(.invalidScenario(error))
+            } catch {
+                entries.append(.invalidScenario(InputError(path: relativePath(scenarioURL), line: 1, column: 1,
+                                                           message: "cannot write the report: \(error)")))
+            }
+        }
+        return entries + orphans()
+    }
+
+    private func orphans() -> [Entry] {
+        Self.files(under: url, suffix: ".report.json").compactMap { reportURL in
+            let scenario = reportURL.deletingLastPathComponent().appendingPathComponent(
+                String(reportURL.lastPathComponent.dropLast(".report.json".count)) + ".scenario.json")
+            return FileManager.default.fileExists(atPath: scenario.path)
+                ? nil : .orphanedReport(report: relativePath(reportURL))
+        }
+    }
+
+    static func reportURL(for scenarioURL: URL) -> URL {
+        let name = String(scenarioURL.lastPathComponent.dropLast(".scenario.json".count))
+        return scenarioURL.deletingLastPathComponent().appendingPathComponent(name + ".report.json")
+    }
+
+    /// The path below the golden folder, as messages show it.
+    func relativePath(_ file: URL) -> String {
+        let base = url.standardizedFileURL.path, path = file.standardizedFileURL.path
+        return path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : file.lastPathComponent
+    }
+
+    /// Files under `directory` whose names end in `suffix`, sorted; links are
+    /// not followed out of the folder.
+    static func files(under directory: URL, suffix: String) -> [URL] {
+        guard let enumerator = FileManager.default.enumerator(
+            at: directory, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        else { return [] }
+        var result: [URL] = []
+        for case let file as URL in enumerator where file.lastPathComponent.hasSuffix(suffix) {
+            if (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { result.append(file) }
+        }
+        return result.sorted { $0.path < $1.path }
+    }
+}

@@ -1,0 +1,36 @@
+/// An object the app released that is still alive.
+public struct OutlivingObject: Sendable, CustomStringConvertible {
+    /// `label (Type)` or `Type#id`.
+    public let description: String
+    /// What keeps it alive, when a registration or delegate slot does.
+    public let heldBy: String?
+    /// The line of the registration holding it, for test failures.
+    public let location: CodeLocation?
+}
+
+extension Harness {
+    /// Objects passed to ``noteReleased(_:fileID:filePath:line:column:)``
+    /// that have not deallocated, with the registration holding each.
+    public func outlivingObjects() -> [OutlivingObject] {
+        let trace = TraceIndex(recording())
+        var result: [OutlivingObject] = []
+        for id in trace.lifetimes.indices {
+            let lifetime = trace.lifetimes[id]
+            guard lifetime.releaseSequence != nil, lifetime.deallocSequence == nil else { continue }
+            let object = UInt32(id)
+            let holder = trace.registrationOrder.compactMap { trace.registration($0) }.first {
+                $0.observer == object && $0.hold == .strong && $0.removeSequence == nil
+            }
+            let heldBy = holder.map { registration in
+                registration.isDelegate
+                    ? "the delegate slot of \(trace.describe(registration.sender)) set at "
+                        + "\(siteText(trace, registration.site)) holds it strongly"
+                    : "its registration in \(trace.registryName(registration.registry)) added at "
+                        + "\(siteText(trace, registration.site)) holds it strongly"
+            }
+            result.append(OutlivingObject(description: trace.describe(object), heldBy: heldBy,
+                                          location: holder.flatMap { trace.location($0.site) }))
+        }
+        return result
+    }
+}

@@ -1,0 +1,96 @@
+/// Maps byte offsets in a UTF-8 document to 1-based lines and columns.
+///
+/// Lines end at `\n`, `\r\n`, or a lone `\r`. Columns count Unicode scalars,
+/// not bytes, so a column matches what an editor shows for text without tabs;
+/// a tab counts as one column. A leading byte order mark takes no column.
+public struct JSONSourceText: Sendable {
+    private let bytes: [UInt8]
+
+    /// The offset at which each line starts; line N starts at `lineStarts[N - 1]`.
+    private let lineStarts: [Int]
+
+    /// Indexes the lines of `bytes`.
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+        var lineStarts = [Self.firstLineStart(bytes)]
+        var offset = 0
+        while offset < bytes.count {
+            if let next = Self.lineBreakEnd(bytes, at: offset) {
+                lineStarts.append(next)
+                offset = next
+            } else {
+                offset += 1
+            }
+        }
+        self.lineStarts = lineStarts
+    }
+
+    /// The number of lines; an empty document has one.
+    public var lineCount: Int { lineStarts.count }
+
+    /// The 1-based line and column of the byte at `offset`.
+    ///
+    /// Offsets past the end (such as the end of input) map to just after the
+    /// last byte; negative offsets map to the start.
+    public func position(ofOffset offset: Int) -> (line: Int, column: Int) {
+        let offset = min(max(offset, 0), bytes.count)
+        // The last line starting at or before `offset`.
+        var low = 0
+        var high = lineStarts.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if lineStarts[middle] <= offset { low = middle } else { high = middle }
+        }
+        return (low + 1, Self.column(bytes, lineStart: lineStarts[low], offset: offset))
+    }
+
+    /// Computes one position without indexing the whole document, for errors.
+    static func position(in bytes: UnsafeBufferPointer<UInt8>, ofOffset offset: Int) -> (line: Int, column: Int) {
+        let offset = min(max(offset, 0), bytes.count)
+        var line = 1
+        var lineStart = firstLineStart(bytes)
+        var cursor = 0
+        while cursor < offset {
+            if let next = lineBreakEnd(bytes, at: cursor), next <= offset {
+                line += 1
+                lineStart = next
+                cursor = next
+            } else {
+                cursor += 1
+            }
+        }
+        return (line, column(bytes, lineStart: lineStart, offset: offset))
+    }
+
+    // MARK: Shared rules
+
+    /// Line 1 starts after a byte order mark, so the BOM takes no column.
+    private static func firstLineStart<C: RandomAccessCollection<UInt8>>(_ bytes: C) -> Int where C.Index == Int {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    }
+
+    /// If a line break starts at `offset`, the offset just past it.
+    private static func lineBreakEnd<C: RandomAccessCollection<UInt8>>(_ bytes: C, at offset: Int) -> Int? where C.Index == Int {
+        switch bytes[offset] {
+        case UInt8(ascii: "\n"):
+            return offset + 1
+        case UInt8(ascii: "\r"):
+            let next = offset + 1
+            return next < bytes.count && bytes[next] == UInt8(ascii: "\n") ? next + 1 : next
+        default:
+            return nil
+        }
+    }
+
+    /// One plus the number of scalars between `lineStart` and `offset`.
+    private static func column<C: RandomAccessCollection<UInt8>>(_ bytes: C, lineStart: Int, offset: Int) -> Int where C.Index == Int {
+        var column = 1
+        var cursor = lineStart
+        while cursor < offset {
+            // Continuation bytes (10xxxxxx) continue the previous scalar.
+            if bytes[cursor] & 0xC0 != 0x80 { column += 1 }
+            cursor += 1
+        }
+        return column
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+
+extension Recording {
+    /// The recording as a JSON Lines trace (see `TraceFormat.swift`), which
+    /// `harness-cli analyze` and ``readTrace(from:)`` read back.
+    ///
+    /// ```swift
+    /// try harness.recording().writeTrace(to: URL(fileURLWithPath: "checkout.trace.jsonl"), name: "checkout")
+    /// ```
+    ///
+    /// - Parameter name: The report name (`scenario`) a reader will use.
+    public func writeTrace(to url: URL, name: String = "recording") throws {
+        try traceData(name: name).write(to: url, options: .atomic)
+    }
+
+    /// The trace's bytes: the header, the tables, then one line per event.
+    public func traceData(name: String = "recording") -> Data {
+        TraceWriter(recording: self).encode(name: name)
+    }
+}
+
+extension Harness {
+    /// Writes everything recorded so far as a JSON Lines trace named after
+    /// the harness; `harness-cli analyze` reads it and gives the same report
+    /// as ``analyze()``.
+    public func writeTrace(to url: URL) throws {
+        try recording().writeTrace(to: url, name: name)
+    }
+}
+
+/// Encodes a recording: tables through the JSON writer's string escaping,
+/// events with raw byte stores into one growing buffer (no per-event
+/// allocation or `String`).
+struct TraceWriter {
+    let recording: Recording
+
+    /// More than the longest event line: every key with its largest value.
+    private static let maxEventLineBytes = 400
+
+    func encode(name: String) -> Data {
+        var head: [UInt8] = []
+        head.reserveCapacity(256 + recording.strings.count * 32 + recording.objects.count * 48
+                             + recording.sites.count * 64)
+        writeHeader(name: name, into: &head)
+        writeTables(into: &head)
+
+        let eventCount = recording.events.count
+        // Untouched capacity costs address space, not memory; growing costs a copy.
+        var buffer = TraceByteBuffer(capacity: head.count + min(eventCount, 1 << 22) * 160 + 64)
+        head.withUnsafeBytes { buffer.append(contentsOf: $0) }
+        KindNames.table.withUnsafeBufferPointer { kinds in
+            for sequence in 0..<eventCount {
+                buffer.reserve(Self.maxEventLineBytes)
+                writeEvent(recording.events[sequence], sequence: sequence, kinds: kinds, into: &buffer)
+            }
+        }
+        return buffer.takeData()
+    }
+
+    private func writeHeader(name: String, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"format":"#.utf8)
+        JSONWriter.appendString(TraceFormat.format, to: &out)
+        out.append(contentsOf: #","version":"#.utf8)
+        JSONWriter.appendInt(TraceFormat.version, to: &out)
+        out.append(contentsOf: #","name":"#.utf8)
+        JSONWriter.appendString(name, to: &out)
+        out.append(contentsOf: #","events":"#.utf8)
+        JSONWriter.appendInt(recording.events.count, to: &out)
+        out.append(contentsOf: "}\n".utf8)
+    }
+
+    /// Every table entry but the reserved id 0, in id order.
+    private func writeTables(into out: inout [UInt8]) {
+        for id in recording.strings.indices.dropFirst() {
+            out.append(contentsOf: #"{"string":"#.utf8)
+            JSONWriter.appendInt(id, to: &out)
+            out.append(contentsOf: #","text":"#.utf8)
+            JSONWriter.appendString(recording.strings[id], to: &out)
+            out.append(contentsOf: "}\n".utf8)
+        }
+        for id in recording.objects.indices.dropFirst() {
+            let object = recording.objects[id]
+            out.append(contentsOf: #"{"object":"#.utf8)
+            JSONWriter.appendInt(id, to: &out)
+            out.append(contentsOf: #","type":"#.utf8)
+            JSONWriter.appendString(object.typeName, to: &out)
+            if let label = object.label {
+                out.append(contentsOf: #","label":"#.utf8)
+                JSONWriter.appendString(label, to: &out)
+            }
+            out.append(contentsOf: "}\n".utf8)
+        }
+        for id in recording.registries.indices.dropFirst() {
+            let registry = recording.registries[id]
+            out.append(contentsOf: #"{"registry":"#.utf8)
+            JSONWriter.appendInt(id, to: &out)
+            out.append(contentsOf: #","name":"#.utf8)
+            JSONWriter.appendString(registry.name, to: &out)
+            out.append(contentsOf: #","kind":"#.utf8)
+            JSONWriter.appendString(registry.kind.rawValue, to: &out)
+            out.append(contentsOf: (registry.dedupe ? #","dedupe":true"# : #","dedupe":false"#).utf8)
+            out.append(contentsOf: #","order":"#.utf8)
+            JSONWriter.appendString(registry.order.rawValue, to: &out)
+            out.append(contentsOf: "}\n".utf8)
+        }
+        for id in recording.sites.indices.dropFirst() {
+            let site = recording.sites[id]
+            out.append(contentsOf: #"{"site":"#.utf8)
+            JSONWriter.appendInt(id, to: &out)
+            out.append(contentsOf: #","file":"#.utf8)
+            JSONWriter.appendString(site.file, to: &out)
+            out.append(contentsOf: #","line":"#.utf8)
+            JSONWriter.appendInt(site.line, to: &out)
+            if site.column != 0 {
+                out.append(contentsOf: #","column":"#.utf8)
+                JSONWriter.appendInt(site.column, to: &out)
+            }
+            out.append(contentsOf: "}\n".utf8)
+        }
+    }
+
+    /// One event line; the caller reserved ``maxEventLineBytes``.
+    @inline(__always)
+    private func writeEvent(_ event: Event, sequence: Int, kinds: UnsafeBufferPointer<KindNames.Entry>,
+                            into out: inout TraceByteBuffer) {
+        out.append(#"{"seq":"#)
+        out.appendDecimal(UInt64(sequence))
+        let kind = kinds[Int(event.kind.rawValue)]
+        out.append(kind.start, count: kind.count)
+        if event.time != 0 { out.append(#","t":"#); out.appendDecimal(event.time) }
+        if event.thread != 0 { out.append(#","thread":"#); out.appendDecimal(UInt64(event.thread)) }
+        if event.site != 0 { out.append(#","site":"#); out.appendDecimal(UInt64(event.site)) }
+        if event.registry != 0 { out.append(#","registry":"#); out.appendDecimal(UInt64(event.registry)) }
+        if event.channel != 0 { out.append(#","channel":"#); out.appendDecimal(UInt64(event.channel)) }
+        if event.object != 0 { out.append(#","object":"#); out.appendDecimal(UInt64(event.object)) }
+        if event.subject != 0 { out.append(#","subject":"#); out.appendDecimal(UInt64(event.subject)) }
+        if event.registration != 0 {
+            out.append(#","registration":"#)
+            out.appendDecimal(UInt64(event.registration))
+        }
+        if event.cause != Event.none { out.append(#","cause":"#); out.appendDecimal(UInt64(event.cause)) }
+        if event.flags.rawValue != 0 { out.append(#","flags":"#); out.appendDecimal(UInt64(event.flags.rawValue)) }
+        out.append("}\n")
+    }
+}
+
+/// `,"kind":"NAME"` for every event kind, in one immortal allocation so the
+/// event loop copies it without retain/release.
+enum KindNames {
+    /// Unchecked: `start` points at bytes that are never written or freed.
+    struct Entry: @unchecked Sendable {
+        let start: UnsafePointer<UInt8>
+        let count: Int
+    }
+
+    static let table: [Entry] = EventKind.allCases.map { kind in
+        let text = Array(#","kind":""#.utf8) + Array(kind.traceName.utf8) + [UInt8(ascii: "\"")]
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: text.count)
+        storage.initialize(from: text, count: text.count)
+        return Entry(start: UnsafePointer(storage), count: text.count)
+    }
+}
+
+/// A growable byte buffer written through a raw pointer. Appends do not
+/// check capacity: call ``reserve(_:)`` first.
+struct TraceByteBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    private mutating func grow(to needed: Int) {
+        let newCapacity = max(capacity * 2, needed)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+        reserve(bytes.count)
+        if let source = bytes.baseAddress {
+            UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    @inline(__always)
+    mutating func append(_ start: UnsafePointer<UInt8>, count length: Int) {
+        (base + count).initialize(from: start, count: length)
+        count += length
+    }
+
+    @inline(__always)
+    mutating func append(_ text: StaticString) {
+        append(text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
+    @inline(__always)
+    mutating func appendDecimal(_ value: UInt64) {
+        var digits = 1
+        var threshold: UInt64 = 10
+        while value >= threshold, digits < 19 {
+            digits += 1
+            threshold &*= 10
+        }
+        if digits == 19, value >= threshold { digits = 20 }
+        // Two digits per division, from the right.
+        let pairs = Self.digitPairs.utf8Start
+        var cursor = base + count + digits
+        var rest = value
+        while rest >= 10 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            cursor -= 2
+            cursor[0] = pairs[pair]
+            cursor[1] = pairs[pair &+ 1]
+        }
+        if cursor > base + count {
+            cursor -= 1
+            cursor[0] = UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")
+        }
+        count += digits
+    }
+
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// Hands the bytes to a `Data` without copying.
+    consuming func takeData() -> Data {
+        let data = Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+        discard self
+        return data
+    }
+}

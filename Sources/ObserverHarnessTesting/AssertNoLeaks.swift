@@ -1,0 +1,25 @@
+import ObserverHarness
+
+/// Fails for every object the test said it released
+/// (``Harness/noteReleased(_:fileID:filePath:line:column:)``) that is still
+/// alive, naming the registration or delegate slot that keeps it — the
+/// observer analogue of LeakCanary's `assertNoLeaks`.
+///
+/// ```swift
+/// var screen: ProfileScreen? = ProfileScreen(manager: manager)
+/// harness.noteReleased(screen!)
+/// screen = nil
+/// assertNoLeaks(harness)   // fails at the manager's addObserver line if its list holds screens strongly
+/// ```
+public func assertNoLeaks(
+    _ harness: Harness,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+    let here = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let leaks = harness.outlivingObjects()
+    for leak in leaks {
+        let message = "Potential leak: \(leak.description) was released but is still alive"
+            + (leak.heldBy.map { "; \($0)" } ?? "; nothing the harness recorded holds it (check closures and caches)")
+        recordFailure(message, at: leak.location ?? here)
+    }
+}

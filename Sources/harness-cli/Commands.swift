@@ -1,0 +1,210 @@
+import Foundation
+import ObserverHarness
+
+/// Runs one command and returns the exit status.
+struct HarnessCommand {
+    let arguments: Arguments
+    let output: Output
+
+    init(_ arguments: Arguments) {
+        self.arguments = arguments
+        output = Output(file: arguments.output)
+    }
+
+    var format: Arguments.Format { arguments.format ?? (output.isTerminal ? .text : .json) }
+
+    func execute() -> Int32 {
+        switch arguments.command {
+        case .version:
+            return emit("harness-cli \(version)\n")
+        case .help:
+            return emit(usage + "\n")
+        case .rules:
+            return listRules()
+        case .explain(let rule):
+            return explain(rule)
+        case .run(let paths):
+            return run(paths)
+        case .analyze(let trace):
+            return analyze(trace)
+        case .goldenCheck(let directory):
+            return golden(directory, update: false)
+        case .goldenUpdate(let directory):
+            return golden(directory, update: true)
+        }
+    }
+
+    // MARK: Commands
+
+    private func run(_ paths: [String]) -> Int32 {
+        var files: [URL] = []
+        var invalid = false
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                Output.error("\(path):1:1: error: no such file or folder")
+                invalid = true
+                continue
+            }
+            if isDirectory.boolValue {
+                let found = GoldenDirectory(URL(fileURLWithPath: path)).scenarioFiles()
+                if found.isEmpty { Output.error("\(path):1:1: error: no *.scenario.json files under this folder") }
+                invalid = invalid || found.isEmpty
+                files += found
+            } else {
+                files.append(URL(fileURLWithPath: path))
+            }
+        }
+        var reports: [Report] = []
+        for file in files {
+            do {
+                reports.append(try Scenario.load(contentsOf: file).run(seed: arguments.seed))
+            } catch {
+                Output.error(error.description)
+                invalid = true
+            }
+        }
+        // Valid scenarios still report when others are invalid: nothing is lost.
+        let status = reports.isEmpty ? 0 : render(reports)
+        if status == 2 { return 2 }
+        return invalid ? 2 : status
+    }
+
+    private func analyze(_ path: String) -> Int32 {
+        do {
+            let trace = try Recording.readTrace(from: URL(fileURLWithPath: path))
+            for warning in trace.warnings { Output.error(warning.description) }
+            return render([trace.analyze()])
+        } catch {
+            Output.error("\(error)")
+            return 2
+        }
+    }
+
+    private func golden(_ directory: String, update: Bool) -> Int32 {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            Output.error("\(directory):1:1: error: no such folder")
+            return 2
+        }
+        let golden = GoldenDirectory(URL(fileURLWithPath: directory))
+        let entries = update ? golden.update(seed: arguments.seed) : golden.check(seed: arguments.seed)
+        var lines: [String] = []
+        var failed = false
+        var invalid = false
+        for entry in entries {
+            switch entry {
+            case .matched(let scenario): lines.append("ok       \(scenario)")
+            case .written(let report): lines.append("written  \(report)")
+            case .mismatched(let scenario, let diff):
+                failed = true
+                lines.append("MISMATCH \(scenario)\n\(diff)")
+            case .missingReport(let scenario):
+                failed = true
+                lines.append("MISSING  \(scenario): no report beside it (run `harness-cli golden update \(directory)`)")
+            case .orphanedReport(let report):
+                failed = true
+                lines.append("ORPHAN   \(report): no scenario beside it")
+            case .invalidScenario(let error):
+                invalid = true
+                Output.error(error.description)
+            }
+        }
+        let matched = entries.filter { if case .matched = $0 { true } else { false } }.count
+        lines.append("\(matched) of \(golden.scenarioFiles().count) golden reports match"
+                     + (failed && !update ? "; to accept the changes: harness-cli golden update \(directory)" : ""))
+        do { try output.write(lines.joined(separator: "\n") + "\n") } catch {
+            Output.error("\(arguments.output ?? "-"):1:1: error: cannot write: \(error.localizedDescription)")
+            return 2
+        }
+        if invalid { return 2 }
+        return failed && !update ? 1 : 0
+    }
+
+    private func listRules() -> Int32 {
+        let rules = RuleCatalog.all
+        if format == .json {
+            let items = rules.map { rule in
+                "  {\"id\": \(quote(rule.id)), \"severity\": \(quote(rule.severity.rawValue)), "
+                    + "\"summary\": \(quote(rule.summary))}"
+            }
+            return emit("[\n" + items.joined(separator: ",\n") + "\n]\n")
+        }
+        let width = rules.map(\.id.count).max() ?? 0
+        let lines = rules.map { rule in
+            rule.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                + rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + "  " + rule.summary
+        }
+        return emit(lines.joined(separator: "\n") + "\n")
+    }
+
+    private func explain(_ id: String) -> Int32 {
+        guard let rule = RuleCatalog.descriptor(id: id) else {
+            let known = RuleCatalog.all.map(\.id)
+            let close = known.filter { $0.contains(id) || id.contains($0) }.first
+            Output.error("error: unknown rule '\(id)'" + (close.map { " (did you mean '\($0)'?)" } ?? "")
+                         + "; `harness-cli rules` lists them")
+            return 2
+        }
+        return emit("""
+            \(rule.id) (\(rule.severity.rawValue))
+
+            \(rule.summary)
+
+            \(rule.explanation)
+
+            Fix: \(rule.fix)
+
+            """)
+    }
+
+    // MARK: Rendering
+
+    private func render(_ reports: [Report]) -> Int32 {
+        let text: String
+        switch format {
+        case .text:
+            text = reports.count == 1 ? reports[0].text() : ReportSet(reports: reports).text()
+        case .json:
+            text = reports.count == 1 ? reports[0].jsonText() : ReportSet(reports: reports).jsonText()
+        case .sarif:
+            text = ReportSet(reports: reports).sarifText(toolVersion: version)
+        }
+        do { try output.write(text) } catch {
+            Output.error("\(arguments.output ?? "-"):1:1: error: cannot write the report: \(error.localizedDescription)")
+            return 2
+        }
+        guard let threshold = severityThreshold else { return 0 }
+        return reports.contains { $0.hasFindings(atOrAbove: threshold) } ? 1 : 0
+    }
+
+    private var severityThreshold: Severity? {
+        switch arguments.failOn {
+        case .error: .error
+        case .warning: .warning
+        case .note: .note
+        case .never: nil
+        }
+    }
+
+    private func emit(_ text: String) -> Int32 {
+        do { try output.write(text) } catch {
+            Output.error("\(arguments.output ?? "-"):1:1: error: cannot write: \(error.localizedDescription)")
+            return 2
+        }
+        return 0
+    }
+
+    private func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
