@@ -16,6 +16,8 @@ let package = Package(
         .executableTarget(name: "harness-cli", dependencies: ["ObserverHarness"]),
         .testTarget(name: "ObserverHarnessTests", dependencies: ["ObserverHarness"]),
         .testTarget(name: "ObserverHarnessTestingTests", dependencies: ["ObserverHarness", "ObserverHarnessTesting"]),
+        // Runs the real executable, so it depends on it to have it built.
+        .testTarget(name: "HarnessCLITests", dependencies: ["harness-cli"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,94 @@
+import Foundation
+import ObserverHarness
+import ObserverHarnessTesting
+import Testing
+
+private final class Screen {}
+
+@Test func assertFindingsReportsAnUnexpectedFinding() {
+    let harness = Harness()
+    let list = harness.observerList(of: Screen.self)
+    let screen = Screen()
+    list.add(screen)
+    list.add(screen)
+    withKnownIssue("duplicate-registration is not expected") {
+        assertFindings(harness, .none())
+    }
+}
+
+@Test func assertFindingsAcceptsExactlyTheExpectedFinding() {
+    let harness = Harness()
+    let list = harness.observerList(of: Screen.self)
+    let screen = Screen()
+    list.add(screen)
+    list.add(screen)
+    assertFindings(harness, .exactly(["duplicate-registration"]))
+}
+
+@Test func assertFindingsFailsWhenAnExpectedFindingIsMissing() {
+    let harness = Harness()
+    let list = harness.observerList(of: Screen.self)
+    list.add(Screen())
+    withKnownIssue("expected a duplicate that is not there") {
+        assertFindings(harness, .exactly(["duplicate-registration"]))
+    }
+}
+
+@Test func allowListToleratesARule() {
+    let harness = Harness()
+    let list = harness.observerList(of: Screen.self)
+    let screen = Screen()
+    list.add(screen)
+    list.add(screen)
+    assertFindings(harness, .none(allowing: ["duplicate-registration"]))
+}
+
+@Test func assertNoLeaksNamesTheStrongRegistration() {
+    let harness = Harness()
+    let list = harness.observerList(of: Screen.self, hold: .strong)
+    var screen: Screen? = Screen()
+    list.add(screen!)
+    harness.noteReleased(screen!)
+    screen = nil
+    let leaks = harness.outlivingObjects()
+    #expect(leaks.count == 1)
+    #expect(leaks.first?.heldBy?.contains("holds it strongly") == true)
+    withKnownIssue("the strong list keeps the screen alive") { assertNoLeaks(harness) }
+}
+
+@Test func assertNoLeaksPassesWhenTheObserverIsGone() {
+    let harness = Harness()
+    let list = harness.observerList(of: Screen.self, hold: .weak)
+    var screen: Screen? = Screen()
+    list.add(screen!)
+    harness.noteReleased(screen!)
+    screen = nil
+    assertNoLeaks(harness)
+}
+
+@Test func orderIndependenceCheckFindsAnOrderDependentResult() {
+    let check = checkOrderIndependence { order -> [String] in
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self, order: order)
+        let screens = [Screen(), Screen(), Screen()]
+        for screen in screens { list.add(screen) }
+        var seen: [String] = []
+        list.notify { screen in seen.append("\(screens.firstIndex { $0 === screen }!)") }
+        return seen
+    }
+    #expect(check.baseline == ["0", "1", "2"])
+    #expect(check.differing.first?.order == "reversed order")
+    #expect(check.differing.first?.value == ["2", "1", "0"])
+}
+
+@Test func orderIndependentResultPasses() {
+    assertOrderIndependent { order -> Int in
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self, order: order)
+        let screens = [Screen(), Screen(), Screen()]
+        for screen in screens { list.add(screen) }
+        var count = 0
+        list.notify { _ in count += 1 }
+        return count
+    }
+}
