@@ -73,10 +73,11 @@ enum LineDiff {
         while i < n || j < m {
             if i < n, j < m, old[i] == new[j] {
                 edits.append(Edit(kind: .same, text: old[i], oldLine: i, newLine: j)); i += 1; j += 1
-            } else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] {
-                edits.append(Edit(kind: .inserted, text: new[j], oldLine: i, newLine: j)); j += 1
-            } else {
+            } else if i < n, j == m || table[i + 1][j] >= table[i][j + 1] {
+                // Deletions before insertions, as unified diffs read.
                 edits.append(Edit(kind: .deleted, text: old[i], oldLine: i, newLine: j)); i += 1
+            } else {
+                edits.append(Edit(kind: .inserted, text: new[j], oldLine: i, newLine: j)); j += 1
             }
         }
         return edits

@@ -208,6 +208,15 @@ final class Recorder: @unchecked Sendable {
         return id
     }
 
+    /// The id to remove `object`'s registrations by. Swift empties weak
+    /// references before `deinit` runs, so an observer removing itself in its
+    /// deinit looks gone; a removal still means the object we knew at this
+    /// address (as Foundation's address-keyed removal does).
+    func objectIDForRemoval(of object: AnyObject) -> UInt32 {
+        let existing = lock.withLock { objectIDs[ObjectIdentifier(object)] }
+        return existing ?? objectID(for: object)
+    }
+
     /// Adds an object the harness itself created and whose deinit it observes
     /// (scenario objects): no weak reference, exact deallocation.
     func trackOwnedObject(typeName: String, label: String, site: UInt32) -> UInt32 {

@@ -93,14 +93,16 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
 
     public func removeObserver(_ observer: Any, name: Notification.Name?, object: Any?, location: CodeLocation) {
         if let token = observer as? NotificationObserverToken, token.store === store {
-            store.remove(registrationID: token.registrationID, observerID: token.observerID, site: .location(location))
+            // As in Foundation, a name or object given must match the block registration's own.
+            store.remove(registrationID: token.registrationID, observerID: token.observerID, channel: name?.rawValue,
+                         senderID: senderID(of: object), site: .location(location))
             return
         }
         guard let target = classInstance(observer) else {
             store.remove(observerID: 0, channel: name?.rawValue, senderID: 0, site: .location(location))
             return
         }
-        store.remove(observerID: recorder.objectID(for: target), channel: name?.rawValue,
+        store.remove(observerID: recorder.objectIDForRemoval(of: target), channel: name?.rawValue,
                      senderID: senderID(of: object), site: .location(location))
     }
 

@@ -70,7 +70,7 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
                                fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                                line: UInt = #line, column: UInt = #column) {
         let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        store.remove(observerID: store.recorder.objectID(for: observer), channel: property, senderID: ownerID,
+        store.remove(observerID: store.recorder.objectIDForRemoval(of: observer), channel: property, senderID: ownerID,
                      site: .location(location))
     }
 

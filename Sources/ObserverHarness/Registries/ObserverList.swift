@@ -36,7 +36,7 @@ public final class ObserverList<Observer: AnyObject>: @unchecked Sendable {
                        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                        line: UInt = #line, column: UInt = #column) {
         let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        store.remove(observerID: store.recorder.objectID(for: observer), channel: channel, senderID: 0,
+        store.remove(observerID: store.recorder.objectIDForRemoval(of: observer), channel: channel, senderID: 0,
                      site: .location(location))
     }
 

@@ -106,18 +106,27 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
     }
 
     /// Removes one registration by its token; records `remove` (matched or not).
+    /// A `channel` or `senderID` given must match the registration's own, as
+    /// Foundation's `removeObserver(token, name:object:)` requires.
     @discardableResult
-    func remove(registrationID: UInt32, observerID: UInt32, site: SiteReference) -> Bool {
+    func remove(registrationID: UInt32, observerID: UInt32, channel: String? = nil, senderID: UInt32 = 0,
+                site: SiteReference) -> Bool {
         recorder.withLock {
             let context = ThreadContext.current
             let siteID = recorder.siteIDLocked(site)
-            let index = registrations.firstIndex { $0.id == registrationID && $0.isActive }
+            let channelID = channel.map { recorder.internLocked($0) } ?? 0
+            let index = registrations.firstIndex {
+                $0.id == registrationID && $0.isActive
+                    && (channel == nil || ($0.channel == channelID && !$0.anyChannel))
+                    && (senderID == 0 || $0.senderID == senderID)
+            }
             if let index {
                 registrations[index].isActive = false
                 registrations.remove(at: index)
             }
             _ = recorder.appendLocked(Event(kind: .remove, flags: .byToken, site: siteID, registry: registryID,
-                                            object: observerID, registration: index == nil ? 0 : registrationID),
+                                            channel: channelID, object: observerID, subject: senderID,
+                                            registration: index == nil ? 0 : registrationID),
                                       context: context)
             return index != nil
         }

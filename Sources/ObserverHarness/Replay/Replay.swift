@@ -51,6 +51,8 @@ final class Replay {
         /// nil while the object runs its deinit: it can no longer be retained.
         let selfObject: ScenarioObject?
         let payload: JSONValue
+        /// The object's methods, which its deinit can still call.
+        var selfMethods: [String: Handler] = [:]
     }
 
     init(_ scenario: Scenario, schedule: Schedule) {
@@ -94,7 +96,7 @@ final class Replay {
     func objectIsDeinitializing(name: String, id: UInt32, methods: [String: Handler]) {
         guard running else { return }
         if let body = methods["deinit"], !aborted {
-            run(body, frame: Frame(selfName: name, selfID: id, selfObject: nil, payload: .null))
+            run(body, frame: Frame(selfName: name, selfID: id, selfObject: nil, payload: .null, selfMethods: methods))
         }
         recorder.recordDealloc(id)
     }
@@ -160,9 +162,17 @@ final class Replay {
             guard let target = resolve(objectName, frame) else { return }
             let sequence = recorder.record(Event(kind: .invoke, site: site, channel: recorder.intern(method),
                                                  object: target.id))
-            guard let object = target.object, let body = object.methods[method] else { return }
-            recorder.withFrame(sequence) {
-                run(body, frame: Frame(selfName: object.name, selfID: object.id, selfObject: object, payload: payload))
+            if let object = target.object, let body = object.methods[method] {
+                recorder.withFrame(sequence) {
+                    run(body, frame: Frame(selfName: object.name, selfID: object.id, selfObject: object,
+                                           payload: payload))
+                }
+            } else if objectName == "self", let frame, frame.selfObject == nil, let body = frame.selfMethods[method] {
+                // `deinit { stopObserving() }`: an object calls its own method from its deinit.
+                recorder.withFrame(sequence) {
+                    run(body, frame: Frame(selfName: frame.selfName, selfID: frame.selfID, selfObject: nil,
+                                           payload: payload, selfMethods: frame.selfMethods))
+                }
             }
 
         case .concurrently(let branches):
@@ -179,11 +189,14 @@ final class Replay {
     }
 
     private func release(_ name: String, frame: Frame?, site: UInt32) {
-        if name != "self", var slot = slots[name], slot.strong != nil {
+        // `self` is the object whose handler runs (the same object, not a
+        // later one created under its name).
+        if let slotName = name == "self" ? frame?.selfName : name, var slot = slots[slotName], slot.strong != nil,
+           name != "self" || slot.id == frame?.selfID {
             recorder.record(Event(kind: .appRelease, site: site, object: slot.id))
             let dying = slot.strong
             slot.strong = nil
-            slots[name] = slot
+            slots[slotName] = slot
             _ = dying  // the last scenario reference goes here
             return
         }
@@ -209,13 +222,17 @@ final class Replay {
             tokenForm: observation.token != nil && declaration.kind == .notificationCenter,
             dedupe: declaration.dedupe, site: .interned(site), handler: response)
         guard let token = observation.token else { return }
-        let registration: Registration<ReplayResponse>
         switch result {
-        case .added(let added): registration = added
-        case .ignoredDuplicate(let existing): registration = existing
+        case .added(let added):
+            // Rebinding a token name drops the previous token.
+            tokens[token] = ScenarioToken(registrationID: added.id, observerID: observer.id, store: store)
+        case .ignoredDuplicate(let existing):
+            // A de-duplicating registry hands back the existing registration's
+            // handle: share it, so dropping one name while another still
+            // holds it is not the last reference going away.
+            tokens[token] = tokens.values.first { $0.registrationID == existing.id && $0.store === store }
+                ?? ScenarioToken(registrationID: existing.id, observerID: observer.id, store: store)
         }
-        // Rebinding a token name drops the previous token.
-        tokens[token] = ScenarioToken(registrationID: registration.id, observerID: observer.id, store: store)
     }
 
     private func remove(_ removal: Removal, frame: Frame?, site: UInt32) {

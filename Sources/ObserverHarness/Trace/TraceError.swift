@@ -2,11 +2,11 @@
 /// no table defines, events out of order, or a file that cannot be opened.
 ///
 /// Its description is `PATH:LINE:COLUMN: error: MESSAGE`, the form editors
-/// and CI logs link to (`PATH: error: MESSAGE` when no line applies).
+/// and CI logs link to (`1:1` for a file that cannot be read at all).
 public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file as the caller named it.
     public var path: String
-    /// The 1-based JSON Lines line, or 0 for the whole file.
+    /// The 1-based JSON Lines line.
     public var line: Int
     /// The 1-based column (Unicode scalars) within ``line``.
     public var column: Int
@@ -20,9 +20,7 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String {
-        line > 0 ? "\(path):\(line):\(column): error: \(message)" : "\(path): error: \(message)"
-    }
+    public var description: String { "\(path):\(line):\(column): error: \(message)" }
 }
 
 /// Something a reader skipped or suspects, with the rest of the trace read:

@@ -19,7 +19,7 @@ extension Recording {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw TraceError(path: path, line: 0, column: 0,
+            throw TraceError(path: path, line: 1, column: 1,
                              message: "cannot read the trace: \(error.localizedDescription)")
         }
         return try readTrace(data, path: path)
@@ -55,6 +55,7 @@ struct TraceReader {
     private var warnings: [TraceWarning] = []
     private var name = TraceFormat.defaultName
     private var declaredEvents: Int?
+    private var byteCount = 0
 
     init(path: String) {
         self.path = path
@@ -62,6 +63,7 @@ struct TraceReader {
 
     mutating func read(_ bytes: UnsafeRawBufferPointer) throws(TraceError) -> TraceReadResult {
         let count = bytes.count
+        byteCount = count
         guard count > 0, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw TraceError(path: path, line: 1, column: 1, message: "the trace is empty; expected the header line "
                              + #"{"format":"observer-harness-trace","version":1,…}"#)
@@ -200,8 +202,11 @@ struct TraceReader {
             case "name":
                 name = try context.string(member.value, "name")
             case "events":
-                declaredEvents = try context.integer(member.value, "events", minimum: 0)
-                events.reserveCapacity(min(declaredEvents ?? 0, 1 << 24))
+                let declared = try context.integer(member.value, "events", minimum: 0)
+                declaredEvents = declared
+                // No event line is shorter than 16 bytes: a hostile header
+                // cannot make us reserve more than the file could hold.
+                events.reserveCapacity(min(declared, byteCount / 16 + 1))
             default:
                 throw context.error(at: member.keyOffset, "unknown header field \"\(member.key)\"")
             }

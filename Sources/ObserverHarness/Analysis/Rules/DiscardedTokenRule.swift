@@ -13,8 +13,10 @@ struct DiscardedTokenRule: Rule {
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         for id in trace.registrationOrder {
-            guard let registration = trace.registration(id), let dropped = registration.tokenDropSequence,
-                  registration.isActive(at: dropped) else { continue }
+            // Only the block form is removable by its token alone; any other
+            // registration can still be removed by its observer.
+            guard let registration = trace.registration(id), registration.tokenForm,
+                  let dropped = registration.tokenDropSequence, registration.isActive(at: dropped) else { continue }
             findings.append(finding(
                 "The token of the registration\(trace.forChannel(registration)) in \(trace.registryName(registration.registry)) "
                     + "(added at \(siteText(trace, registration.site)) for \(trace.describe(registration.observer))) "

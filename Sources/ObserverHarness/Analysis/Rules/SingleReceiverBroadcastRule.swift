@@ -15,10 +15,11 @@ struct SingleReceiverBroadcastRule: Rule {
     private struct Channel: Hashable { let registry: UInt32, channel: UInt32 }
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        let looping = postsInCutLoops(trace)
         var postsByChannel: [Channel: [TraceIndex.PostRecord]] = [:]
         var order: [Channel] = []
         for post in trace.posts where post.kind == .post
-            && trace.registryInfo(post.registry).kind == .notificationCenter {
+            && trace.registryInfo(post.registry).kind == .notificationCenter && !looping.contains(post.sequence) {
             let key = Channel(registry: post.registry, channel: post.channel)
             if postsByChannel[key] == nil { order.append(key) }
             postsByChannel[key, default: []].append(post)
@@ -44,5 +45,21 @@ struct SingleReceiverBroadcastRule: Rule {
                 objects: [trace.name(receiver)], step: trace.step(of: first.sequence), site: trace.site(first.site),
                 location: trace.location(first.site), events: posts.map(\.sequence)))
         }
+    }
+
+    /// The posts of a loop the harness cut (notification-cycle): one runaway
+    /// chain of re-posts, not independent posts that each chose one receiver.
+    private func postsInCutLoops(_ trace: TraceIndex) -> Set<Int> {
+        var looping = Set<Int>()
+        for cut in trace.cycleCuts {
+            var cause = trace.events[cut].cause
+            var hops = 0
+            while cause != Event.none, hops < 100_000 {
+                if trace.events[Int(cause)].kind == .post { looping.insert(Int(cause)) }
+                cause = trace.events[Int(cause)].cause
+                hops += 1
+            }
+        }
+        return looping
     }
 }

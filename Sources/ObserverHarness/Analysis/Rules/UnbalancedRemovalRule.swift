@@ -25,7 +25,10 @@ struct UnbalancedRemovalRule: Rule {
             guard event.registration == 0 else { continue }
             let observer = event.object
             let registryName = trace.registryName(event.registry)
-            let channel = event.flags.contains(.allChannels) ? nil : event.channel
+            // A removal by token names no channel unless one was given with it.
+            let namesNoChannel = event.flags.contains(.allChannels)
+                || (event.flags.contains(.byToken) && event.channel == 0)
+            let channel = namesNoChannel ? nil : event.channel
             let what = channel.map { " for \(trace.quoted($0))" } ?? ""
             let who = observer == 0 ? "an object that never registered" : trace.describe(observer)
             var reason = "it matched no registration"

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import ObserverHarness
+
+@Suite struct ObservedPropertyTests {
+    typealias Screen = RegistryFixtures.Screen
+    final class CoverView {}
+
+    @Test func everySetNotifiesWithTheOldAndNewValues() {
+        let harness = Harness()
+        let cover = CoverView()
+        let title = harness.observedProperty("title", of: cover, initialValue: "a")
+        let screen = Screen()
+        var changes: [String] = []
+        title.addObserver(screen) { _, change in changes.append("\(change.oldValue)→\(change.newValue)") }
+        title.set("b")
+        title.set("b")
+        title.set("c")
+        #expect(changes == ["a→b", "b→b", "b→c"])
+        #expect(title.value == "c")
+        let recording = harness.recording()
+        #expect(recording.recordedCount(.propertySet) == 3)
+        #expect(recording.recordedCount(.deliver) == 3)
+        let set = recording.recordedEvents(.propertySet)[0].event
+        #expect(recording.string(set.channel) == "title")
+        #expect(recording.registry(set.registry).kind == .property)
+    }
+
+    @Test func blockObservationEndsOnInvalidate() {
+        let harness = Harness()
+        let title = harness.observedProperty("title", of: CoverView(), initialValue: 0)
+        var seen: [Int] = []
+        let observation = title.observe { seen.append($0.newValue) }
+        title.set(1)
+        observation.invalidate()
+        title.set(2)
+        #expect(seen == [1])
+        let removal = harness.recording().recordedEvents(.remove)
+        #expect(removal.count == 1)
+        #expect(removal.first?.event.flags.contains(.byToken) == true)
+        #expect(removal.first?.event.registration != 0)
+    }
+
+    @Test func blockObservationEndsWhenItsTokenDeinitializes() {
+        let harness = Harness()
+        let title = harness.observedProperty("title", of: CoverView(), initialValue: 0)
+        var seen: [Int] = []
+        do {
+            let observation = title.observe { seen.append($0.newValue) }
+            title.set(1)
+            withExtendedLifetime(observation) {}
+        }
+        title.set(2)
+        #expect(seen == [1])
+        #expect(harness.recording().recordedEvents(.remove).first?.event.registration != 0)
+    }
+
+    @Test func invalidatingTwiceRemovesOnce() {
+        let harness = Harness()
+        let title = harness.observedProperty("title", of: CoverView(), initialValue: 0)
+        let observation = title.observe { _ in }
+        observation.invalidate()
+        observation.invalidate()
+        #expect(harness.recording().recordedCount(.remove) == 1)
+    }
+
+    @Test func addObserverIsUnownedLikeKVO() {
+        let harness = Harness()
+        let cover = CoverView()
+        let title = harness.observedProperty("title", of: cover, initialValue: 0)
+        var calls = 0
+        do {
+            let screen = Screen()
+            title.addObserver(screen) { _, _ in calls += 1 }
+        }
+        title.set(1)
+        #expect(calls == 0)
+        #expect(harness.recording().recordedKinds.suffix(3) == [.propertySet, .dealloc, .deliverToDead])
+        withExtendedLifetime(cover) {}
+    }
+
+    @Test func removeObserverStopsNotifications() {
+        let harness = Harness()
+        let title = harness.observedProperty("title", of: CoverView(), initialValue: 0)
+        let screen = Screen()
+        var calls = 0
+        title.addObserver(screen, hold: .weak) { _, _ in calls += 1 }
+        title.set(1)
+        title.removeObserver(screen)
+        title.set(2)
+        #expect(calls == 1)
+    }
+}

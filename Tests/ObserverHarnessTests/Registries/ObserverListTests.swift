@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import ObserverHarness
+
+@Suite struct ObserverListTests {
+    typealias Screen = RegistryFixtures.Screen
+
+    @Test func strongHoldKeepsTheObserverAliveAndNotifiesIt() {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self, hold: .strong)
+        weak var weakScreen: Screen?
+        do {
+            let screen = Screen("profile")
+            weakScreen = screen
+            list.add(screen)
+        }
+        #expect(weakScreen != nil, "the list's strong hold keeps it alive")
+        var notified: [String] = []
+        list.notify { notified.append($0.name) }
+        #expect(notified == ["profile"])
+        #expect(harness.recording().recordedKinds == [.track, .add, .post, .deliver])
+    }
+
+    @Test func weakHoldSkipsADeallocatedObserverAndRecordsDeliverSkipped() {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self, hold: .weak)
+        weak var weakScreen: Screen?
+        do {
+            let screen = Screen()
+            weakScreen = screen
+            list.add(screen)
+        }
+        #expect(weakScreen == nil)
+        var calls = 0
+        list.notify { _ in calls += 1 }
+        #expect(calls == 0)
+        let recording = harness.recording()
+        #expect(recording.recordedKinds == [.track, .add, .post, .dealloc, .deliverSkipped])
+        let skipped = recording.recordedEvents(.deliverSkipped)[0].event
+        #expect(skipped.cause == UInt32(recording.recordedEvents(.post)[0].sequence))
+        #expect(recording.recordedEvents(.add)[0].event.flags.hold == .weak)
+    }
+
+    @Test func unownedHoldRecordsDeliverToDeadAndDoesNotCallTheBody() {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self, hold: .weak)
+        do {
+            let screen = Screen()
+            list.add(screen, hold: .unowned)
+        }
+        var calls = 0
+        list.notify { _ in calls += 1 }
+        #expect(calls == 0)
+        let recording = harness.recording()
+        #expect(recording.recordedKinds == [.track, .add, .post, .dealloc, .deliverToDead])
+        #expect(recording.recordedEvents(.add)[0].event.flags.hold == .unowned)
+        #expect(harness.analyze().findings.map(\.rule).contains("notify-after-dealloc"))
+    }
+
+    @Test func dedupeIgnoresTheSecondIdenticalAdd() {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self, dedupe: true)
+        let screen = Screen()
+        list.add(screen)
+        list.add(screen)
+        #expect(list.count == 1)
+        var calls = 0
+        list.notify { _ in calls += 1 }
+        #expect(calls == 1)
+        let adds = harness.recording().recordedEvents(.add).map(\.event)
+        #expect(adds.map { $0.flags.contains(.ignoredDuplicate) } == [false, true])
+        #expect(adds[0].registration == adds[1].registration, "the ignored add names the existing registration")
+    }
+
+    @Test func withoutDedupeASecondAddNotifiesTwice() {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self)
+        let screen = Screen()
+        list.add(screen)
+        list.add(screen)
+        var calls = 0
+        list.notify { _ in calls += 1 }
+        #expect(calls == 2)
+        #expect(list.count == 2)
+    }
+
+    @Test func channelsKeepObserversApartAndRemoveWithoutChannelEndsAll() {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self)
+        let screen = Screen()
+        list.add(screen, channel: "user")
+        list.add(screen, channel: "cart")
+        var log: [String] = []
+        list.notify(channel: "user") { _ in log.append("user") }
+        list.notify(channel: "other") { _ in log.append("other") }
+        list.remove(screen, channel: "user")
+        list.notify(channel: "user") { _ in log.append("user again") }
+        list.notify(channel: "cart") { _ in log.append("cart") }
+        list.remove(screen)
+        list.notify(channel: "cart") { _ in log.append("cart again") }
+        #expect(log == ["user", "cart"])
+        #expect(list.count == 0)
+    }
+
+    @Test func removingAnUnregisteredObserverRecordsARemovalThatMatchedNothing() {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self)
+        let screen = Screen()
+        list.remove(screen)
+        let removal = harness.recording().recordedEvents(.remove)
+        #expect(removal.count == 1)
+        #expect(removal.first?.event.registration == 0)
+        #expect(harness.analyze().findings.map(\.rule) == ["unbalanced-removal"])
+    }
+
+    @Test func anObserverAddedDuringNotifyMissesThatNotify() {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self)
+        let first = Screen("first"), late = Screen("late")
+        list.add(first)
+        var log: [String] = []
+        list.notify { screen in
+            log.append(screen.name)
+            list.add(late)
+        }
+        #expect(log == ["first"])
+        #expect(harness.analyze().findings.map(\.rule).contains("mutation-during-notify"))
+    }
+}

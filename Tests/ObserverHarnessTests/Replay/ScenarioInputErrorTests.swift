@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+@testable import ObserverHarness
+
+extension ReplayTests {
+    /// SPEC §2 "Invalid scenarios": every case ends with an ``InputError`` at
+    /// the line and column of the offending token.
+    @Suite struct InvalidInput {
+        /// Three header lines; the steps start on line 4, column 1.
+        static let header = """
+            { "format": "observer-harness-scenario", "version": 1, "scenario": "bad",
+              "registries": { "center": { "kind": "notification-center" } },
+              "steps": [
+
+            """
+        static let footer = "\n] }\n"
+
+        /// The error parsing (and, when it parses, running) `text`.
+        private func inputError(_ text: String) -> InputError? {
+            inputError(bytes: Array(text.utf8))
+        }
+
+        private func inputError(bytes: [UInt8]) -> InputError? {
+            do {
+                _ = try Scenario.parse(bytes, path: "Bad.scenario.json").run()
+                return nil
+            } catch {
+                return error
+            }
+        }
+
+        private func inputError(steps: String) -> InputError? {
+            inputError(Self.header + steps + Self.footer)
+        }
+
+        /// Checks path, line, column and that the message mentions `mentioning`.
+        private func expect(_ error: InputError?, line: Int, column: Int, mentioning: String,
+                            sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+            guard let error else {
+                Issue.record("expected an InputError at \(line):\(column)", sourceLocation: sourceLocation)
+                return
+            }
+            #expect(error.path == "Bad.scenario.json", sourceLocation: sourceLocation)
+            #expect("\(error.line):\(error.column)" == "\(line):\(column)", "\(error)", sourceLocation: sourceLocation)
+            #expect(error.message.contains(mentioning), "\(error)", sourceLocation: sourceLocation)
+        }
+
+        @Test func anUnknownOpIsReportedAtItsName() {
+            expect(inputError(steps: #"{ "op": "explode" }"#), line: 4, column: 9, mentioning: "unknown op \"explode\"")
+        }
+
+        @Test func anUnknownFieldIsReportedAtItsKey() {
+            expect(inputError(steps: #"{ "op": "create", "object": "a", "colour": "red" }"#),
+                   line: 4, column: 34, mentioning: "unknown field \"colour\"")
+        }
+
+        @Test func aValueOfTheWrongTypeIsReportedAtTheValue() {
+            expect(inputError(steps: #"{ "op": "create", "object": 7 }"#),
+                   line: 4, column: 29, mentioning: "must be a string")
+        }
+
+        @Test func anObjectUsedBeforeItsCreateIsReportedAtTheName() {
+            expect(inputError(steps: """
+                { "op": "release", "object": "a" },
+                { "op": "create", "object": "a" }
+                """), line: 4, column: 30, mentioning: "before its create")
+        }
+
+        @Test func anObjectUsedAfterItsReleaseIsReportedAtTheName() {
+            expect(inputError(steps: """
+                { "op": "create", "object": "a", "methods": { "tap": [] } },
+                { "op": "release", "object": "a" },
+                { "op": "invoke", "object": "a", "method": "tap" }
+                """), line: 6, column: 29, mentioning: "after its release")
+        }
+
+        @Test func anUnknownRegistryIsReportedAtItsName() {
+            expect(inputError(steps: """
+                { "op": "create", "object": "a" },
+                { "op": "observe", "registry": "nowhere", "observer": "a", "channel": "N", "handler": [] }
+                """), line: 5, column: 32, mentioning: "unknown registry \"nowhere\"")
+        }
+
+        @Test func anUnknownTokenIsReportedAtItsName() {
+            expect(inputError(steps: #"{ "op": "drop-token", "token": "ghost" }"#),
+                   line: 4, column: 32, mentioning: "unknown token \"ghost\"")
+        }
+
+        @Test func anUnknownObjectInAHandlerIsReportedAtTheName() {
+            expect(inputError(steps: """
+                { "op": "create", "object": "a", "methods": { "tap": [ { "release": "ghost" } ] } }
+                """), line: 4, column: 69, mentioning: "unknown object \"ghost\"")
+        }
+
+        @Test func malformedJSONIsReportedWhereTheParserStopped() {
+            expect(inputError(steps: #"{ "op": "create" "object": "a" }"#), line: 4, column: 18, mentioning: "expected")
+        }
+
+        @Test func truncatedJSONIsReportedAtTheEndOfInput() {
+            expect(inputError(Self.header + #"{ "op": "create", "object": "a""#), line: 4, column: 32,
+                   mentioning: "end of input")
+        }
+
+        @Test func bytesThatAreNotUTF8AreReportedAtTheFirstBadByte() {
+            let prefix = Array(#"{ "format": "observer-harness-scenario", "version": 1, "scenario": ""#.utf8)
+            let bytes = prefix + [0xFF, 0xFE] + Array(#"", "steps": [] }"#.utf8)
+            expect(inputError(bytes: bytes), line: 1, column: prefix.count + 1, mentioning: "UTF-8")
+        }
+
+        @Test func tenThousandLevelsOfNestingStopAtTheDepthLimitWithoutCrashing() {
+            let prefix = #"{ "op": "post", "registry": "center", "channel": "N", "payload": "#
+            let steps = prefix + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + " }"
+            // The document, "steps" and the step are levels 1–3: the payload's
+            // 62nd bracket is level 65, one past the limit of 64.
+            expect(inputError(steps: steps), line: 4, column: prefix.utf8.count + 62, mentioning: "nesting deeper")
+        }
+
+        @Test func aSecondCreateOfALiveNameIsReportedAtTheName() {
+            expect(inputError(steps: """
+                { "op": "create", "object": "a" },
+                { "op": "create", "object": "a" }
+                """), line: 5, column: 29, mentioning: "already exists")
+        }
+
+        @Test func aNameCanBeCreatedAgainAfterItsRelease() throws {
+            let text = Self.header + """
+                { "op": "create", "object": "a" },
+                { "op": "release", "object": "a" },
+                { "op": "create", "object": "a" }
+                """ + Self.footer
+            _ = try Scenario.parse(Array(text.utf8), path: "Good.scenario.json").run()
+        }
+
+        @Test func appendingToANumberIsReportedAtTheAppendWhenTheReplayRunsIt() {
+            expect(inputError(steps: """
+                { "op": "create", "object": "a", "methods": { "run": [
+                  { "increment": "k" },
+                  { "append": "k", "value": 1 } ] } },
+                { "op": "invoke", "object": "a", "method": "run" }
+                """), line: 6, column: 3, mentioning: "non-list")
+        }
+
+        @Test func incrementingAListIsReportedAtTheIncrement() {
+            expect(inputError(steps: """
+                { "op": "create", "object": "a", "methods": { "run": [
+                  { "append": "k", "value": 1 },
+                  { "increment": "k" } ] } },
+                { "op": "invoke", "object": "a", "method": "run" }
+                """), line: 6, column: 3, mentioning: "not a number")
+        }
+
+        @Test func settingANonListOverAListIsReportedAtTheSet() {
+            expect(inputError(steps: """
+                { "op": "create", "object": "a", "methods": { "run": [
+                  { "append": "k", "value": 1 },
+                  { "set": "k", "value": 2 } ] } },
+                { "op": "invoke", "object": "a", "method": "run" }
+                """), line: 6, column: 3, mentioning: "both as a list and as a non-list")
+        }
+
+        @Test func anInputErrorReadsPathLineColumnErrorMessage() {
+            let error = InputError(path: "Cart.scenario.json", line: 3, column: 7, message: "unknown op \"x\"")
+            #expect(error.description == #"Cart.scenario.json:3:7: error: unknown op "x""#)
+        }
+
+        @Test func loadingAFileNamesItsPathInTheError() throws {
+            let url = FileManager.default.temporaryDirectory
+                .appendingPathComponent("observer-harness-\(UInt64.random(in: 0...UInt64.max)).scenario.json")
+            try Data((Self.header + #"{ "op": "explode" }"# + Self.footer).utf8).write(to: url)
+            defer { try? FileManager.default.removeItem(at: url) }
+            do {
+                _ = try Scenario.load(contentsOf: url)
+                Issue.record("expected an InputError")
+            } catch {
+                #expect(error.path == url.path)
+                #expect("\(error.line):\(error.column)" == "4:9")
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Testing
+@testable import ObserverHarness
+
+extension Rules {
+    @Suite struct ChannelNameTypo {
+        static let rule = "channel-name-typo"
+
+        @Test func channelNameTypoFiresForAddToCartPostedAndAddToCardObserved() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "cell" },
+                  { "op": "observe", "registry": "center", "observer": "cart", "channel": "AddToCard", "handler": [],
+                    "site": "Cart.swift:12" },
+                  { "op": "post", "registry": "center", "channel": "AddToCart", "sender": "cell",
+                    "site": "ProductCell.swift:22" }
+                ]
+                """).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.severity == .warning)
+            #expect(finding.shape == FindingShape(objects: [], registry: "center", channel: "AddToCart", step: 3,
+                                                  site: "ProductCell.swift:22"))
+            #expect(finding.message.contains("\"AddToCard\""))
+        }
+
+        @Test func channelNameTypoIgnoresNamesThatBothMeetElsewhere() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "wishlist" },
+                  { "op": "observe", "registry": "center", "observer": "cart", "channel": "AddToCart", "handler": [] },
+                  { "op": "observe", "registry": "center", "observer": "wishlist", "channel": "AddToCard",
+                    "handler": [] },
+                  { "op": "post", "registry": "center", "channel": "AddToCart" },
+                  { "op": "post", "registry": "center", "channel": "AddToCard" }
+                ]
+                """).report()
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+
+        @Test func channelNameTypoIgnoresNamesThatDifferOnlyInDigits() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "panel" },
+                  { "op": "observe", "registry": "center", "observer": "panel", "channel": "Slot1Changed",
+                    "handler": [] },
+                  { "op": "post", "registry": "center", "channel": "Slot2Changed" }
+                ]
+                """).report()
+            report.expectNone(of: Self.rule)
+        }
+
+        @Test func channelNameTypoIgnoresNamesInDifferentRegistries() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "observe", "registry": "center", "observer": "cart", "channel": "AddToCard", "handler": [] },
+                  { "op": "post", "registry": "other", "channel": "AddToCart" }
+                ]
+                """, registries: """
+                { "center": { "kind": "notification-center" }, "other": { "kind": "notification-center" } }
+                """).report()
+            report.expectNone(of: Self.rule)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+@testable import ObserverHarness
+
+extension Rules {
+    @Suite struct DiscardedToken {
+        static let rule = "discarded-token"
+
+        @Test func discardedTokenFiresWhenTheTokenIsDroppedWhileActive() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "logoutToken", "handler": [], "site": "Screen.swift:18" },
+                  { "op": "drop-token", "token": "logoutToken", "site": "Screen.swift:19" }
+                ]
+                """).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.severity == .warning)
+            #expect(finding.shape == FindingShape(objects: ["screen"], registry: "center", channel: "Logout", step: 2,
+                                                  site: "Screen.swift:18"))
+        }
+
+        @Test func discardedTokenIgnoresATokenDroppedAfterItsRemoval() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "logoutToken", "handler": [] },
+                  { "op": "remove", "registry": "center", "token": "logoutToken" },
+                  { "op": "drop-token", "token": "logoutToken" }
+                ]
+                """).report()
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+
+        @Test func discardedTokenFiresForTheFirstRegistrationWhenItsTokenNameIsRebound() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "token", "handler": [], "site": "Screen.swift:18" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Login",
+                    "token": "token", "handler": [], "site": "Screen.swift:25" },
+                  { "op": "remove", "registry": "center", "token": "token" }
+                ]
+                """).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.shape == FindingShape(objects: ["screen"], registry: "center", channel: "Logout", step: 2,
+                                                  site: "Screen.swift:18"))
+        }
+
+        @Test func discardedTokenIgnoresRebindingATokenNameAfterItsRegistrationWasRemoved() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "token", "handler": [] },
+                  { "op": "remove", "registry": "center", "token": "token" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Login",
+                    "token": "token", "handler": [] },
+                  { "op": "remove", "registry": "center", "token": "token" }
+                ]
+                """).report()
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+
+        @Test func discardedTokenIgnoresATokenOfASubjectRegistrationWhichItsObserverCanStillRemove() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "subject", "observer": "screen", "token": "token", "handler": [] },
+                  { "op": "drop-token", "token": "token" },
+                  { "op": "remove", "registry": "subject", "observer": "screen" }
+                ]
+                """).report()
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+
+        @Test func discardedTokenIgnoresDroppingOneOfTwoTokensADedupingRegistryGaveForOneRegistration() throws {
+            // The second observe is ignored; its token names the existing
+            // registration, which the other token still reaches and removes.
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "first", "handler": [] },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "second", "handler": [] },
+                  { "op": "drop-token", "token": "first" },
+                  { "op": "remove", "registry": "center", "token": "second" }
+                ]
+                """, registries: #"{ "center": { "kind": "notification-center", "dedupe": true } }"#).report()
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+
+        @Test func discardedTokenIgnoresRebindingATokenNameToTheSameDedupedRegistration() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "token", "handler": [] },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "token", "handler": [] },
+                  { "op": "remove", "registry": "center", "token": "token" }
+                ]
+                """, registries: #"{ "center": { "kind": "notification-center", "dedupe": true } }"#).report()
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+    }
+}

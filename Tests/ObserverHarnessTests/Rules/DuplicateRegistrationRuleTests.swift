@@ -1,0 +1,100 @@
+import Testing
+@testable import ObserverHarness
+
+extension Rules {
+    @Suite struct DuplicateRegistration {
+        static let rule = "duplicate-registration"
+
+        @Test func duplicateRegistrationFiresOnSecondAddForSameChannel() throws {
+            let scenario = InlineScenario("""
+                [
+                  { "op": "create", "object": "cartBadge" },
+                  { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
+                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
+                  { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
+                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
+                  { "op": "post", "registry": "center", "channel": "CartChanged" }
+                ]
+                """)
+            let finding = try #require(try scenario.report().onlyFinding(of: Self.rule))
+            #expect(finding.severity == .error)
+            #expect(finding.shape == FindingShape(objects: ["cartBadge"], registry: "center", channel: "CartChanged",
+                                                  step: 2, site: "CartBadge.swift:30"))
+            #expect(try scenario.finalState()["badge.refreshes"] == "2")
+        }
+
+        @Test func duplicateRegistrationFiresForTheSameObservedPropertyTwice() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "model" },
+                  { "op": "create", "object": "label" },
+                  { "op": "observe", "registry": "kvo", "observer": "label", "object": "model", "property": "text",
+                    "handler": [], "site": "Label.swift:4" },
+                  { "op": "observe", "registry": "kvo", "observer": "label", "object": "model", "property": "text",
+                    "handler": [], "site": "Label.swift:9" }
+                ]
+                """).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.shape == FindingShape(objects: ["label"], registry: "kvo", channel: "text", step: 3,
+                                                  site: "Label.swift:9"))
+        }
+
+        @Test func duplicateRegistrationIgnoresTwoInstancesOfOneType() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "bestSellers", "type": "ProductListViewController" },
+                  { "op": "create", "object": "recommended", "type": "ProductListViewController" },
+                  { "op": "observe", "registry": "center", "observer": "bestSellers", "channel": "CartChanged",
+                    "handler": [], "site": "ProductList.swift:30" },
+                  { "op": "observe", "registry": "center", "observer": "recommended", "channel": "CartChanged",
+                    "handler": [], "site": "ProductList.swift:30" }
+                ]
+                """).report()
+            report.expectNone(of: Self.rule)
+        }
+
+        @Test func duplicateRegistrationNeverFiresInADedupingRegistry() throws {
+            let scenario = InlineScenario("""
+                [
+                  { "op": "create", "object": "cartBadge" },
+                  { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
+                    "handler": [ { "increment": "badge.refreshes" } ] },
+                  { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
+                    "handler": [ { "increment": "badge.refreshes" } ] },
+                  { "op": "post", "registry": "center", "channel": "CartChanged" }
+                ]
+                """, registries: #"{ "center": { "kind": "notification-center", "dedupe": true } }"#)
+            try scenario.report().expectNone(of: Self.rule)
+            #expect(try scenario.finalState()["badge.refreshes"] == "1")
+        }
+
+        @Test func duplicateRegistrationIgnoresTheSameChannelFromDifferentSenders() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "left" },
+                  { "op": "create", "object": "right" },
+                  { "op": "create", "object": "mixer" },
+                  { "op": "observe", "registry": "center", "observer": "mixer", "channel": "LevelChanged",
+                    "sender": "left", "handler": [] },
+                  { "op": "observe", "registry": "center", "observer": "mixer", "channel": "LevelChanged",
+                    "sender": "right", "handler": [] }
+                ]
+                """).report()
+            report.expectNone(of: Self.rule)
+        }
+
+        @Test func duplicateRegistrationIgnoresRegisteringAgainAfterRemoving() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "CartChanged",
+                    "handler": [] },
+                  { "op": "remove", "registry": "center", "observer": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "CartChanged",
+                    "handler": [] }
+                ]
+                """).report()
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+    }
+}

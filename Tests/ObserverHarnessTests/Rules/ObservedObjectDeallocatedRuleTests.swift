@@ -1,0 +1,87 @@
+import Testing
+@testable import ObserverHarness
+
+extension Rules {
+    @Suite struct ObservedObjectDeallocated {
+        static let rule = "observed-object-deallocated"
+
+        @Test func observedObjectDeallocatedFiresWhenKVOTargetIsReleasedWhileObserved() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "player" },
+                  { "op": "create", "object": "progressView" },
+                  { "op": "observe", "registry": "kvo", "observer": "progressView", "object": "player",
+                    "property": "currentTime", "handler": [], "site": "ProgressView.swift:31" },
+                  { "op": "release", "object": "player", "site": "Screen.swift:70" }
+                ]
+                """).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.severity == .error)
+            #expect(finding.shape == FindingShape(objects: ["player", "progressView"], registry: "kvo",
+                                                  channel: "currentTime", step: 3, site: "ProgressView.swift:31"))
+        }
+
+        @Test func observedObjectDeallocatedFiresWhenTheSenderFilterOfALiveObserverDeallocates() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "document" },
+                  { "op": "create", "object": "editor" },
+                  { "op": "observe", "registry": "center", "observer": "editor", "channel": "DidSave",
+                    "sender": "document", "handler": [], "site": "Editor.swift:15" },
+                  { "op": "release", "object": "document" }
+                ]
+                """).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.shape == FindingShape(objects: ["document", "editor"], registry: "center",
+                                                  channel: "DidSave", step: 3, site: "Editor.swift:15"))
+        }
+
+        @Test func observedObjectDeallocatedIgnoresOwnerWhoseDeinitRemovesTheObservationBeforeReleasingTheTarget() throws {
+            // The owner's deinit runs before its own references (the retained
+            // player) are dropped, so the observation ends first.
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "player" },
+                  { "op": "create", "object": "screen", "methods": { "deinit": [
+                      { "remove": { "registry": "kvo", "observer": "self", "object": "player",
+                                    "property": "currentTime" } } ] } },
+                  { "op": "retain", "holder": "screen", "target": "player" },
+                  { "op": "observe", "registry": "kvo", "observer": "screen", "object": "player",
+                    "property": "currentTime", "handler": [] },
+                  { "op": "release", "object": "player" },
+                  { "op": "release", "object": "screen" }
+                ]
+                """).report()
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+
+        @Test func observedObjectDeallocatedIgnoresObservationRemovedBeforeTheTargetIsReleased() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "player" },
+                  { "op": "create", "object": "progressView" },
+                  { "op": "observe", "registry": "kvo", "observer": "progressView", "object": "player",
+                    "property": "currentTime", "handler": [] },
+                  { "op": "remove", "registry": "kvo", "observer": "progressView", "object": "player",
+                    "property": "currentTime" },
+                  { "op": "release", "object": "player" }
+                ]
+                """).report()
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+
+        @Test func observedObjectDeallocatedIgnoresAWeakObserverThatIsAlreadyGone() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "document" },
+                  { "op": "create", "object": "editor" },
+                  { "op": "observe", "registry": "center", "observer": "editor", "channel": "DidSave",
+                    "sender": "document", "handler": [] },
+                  { "op": "release", "object": "editor" },
+                  { "op": "release", "object": "document" }
+                ]
+                """).report()
+            report.expectNone(of: Self.rule)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Testing
+@testable import ObserverHarness
+
+extension Rules {
+    @Suite struct UnbalancedRemoval {
+        static let rule = "unbalanced-removal"
+
+        @Test func unbalancedRemovalFiresWhenABlockRegistrationIsRemovedByObserver() throws {
+            let scenario = InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "logoutToken", "handler": [ { "increment": "logouts" } ], "site": "Screen.swift:18" },
+                  { "op": "remove", "registry": "center", "observer": "screen", "site": "Screen.swift:60" },
+                  { "op": "post", "registry": "center", "channel": "Logout" }
+                ]
+                """)
+            let finding = try #require(try scenario.report().onlyFinding(of: Self.rule))
+            #expect(finding.severity == .warning)
+            #expect(finding.shape == FindingShape(objects: ["screen"], registry: "center", channel: nil, step: 2,
+                                                  site: "Screen.swift:60"))
+            #expect(finding.message.contains("block form"))
+            // The block registration is still there.
+            #expect(try scenario.finalState()["logouts"] == "1")
+        }
+
+        @Test func unbalancedRemovalIgnoresABlockRegistrationRemovedByItsToken() throws {
+            let scenario = InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "logoutToken", "handler": [ { "increment": "logouts" } ] },
+                  { "op": "remove", "registry": "center", "token": "logoutToken" },
+                  { "op": "post", "registry": "center", "channel": "Logout" }
+                ]
+                """)
+            try scenario.report().expectNone(of: Self.rule)
+            #expect(try scenario.finalState()["logouts"] == nil)
+        }
+
+        @Test func unbalancedRemovalFiresOnASecondRemovalOfTheSameRegistration() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout", "handler": [] },
+                  { "op": "remove", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "site": "Screen.swift:60" },
+                  { "op": "remove", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "site": "Screen.swift:75" }
+                ]
+                """).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.shape == FindingShape(objects: ["screen"], registry: "center", channel: "Logout", step: 3,
+                                                  site: "Screen.swift:75"))
+            #expect(finding.message.contains("already removed at Screen.swift:60"))
+        }
+
+        @Test func unbalancedRemovalFiresOnASecondRemovalOfTheSameToken() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "logoutToken", "handler": [] },
+                  { "op": "remove", "registry": "center", "token": "logoutToken", "site": "Screen.swift:60" },
+                  { "op": "remove", "registry": "center", "token": "logoutToken", "site": "Screen.swift:75" }
+                ]
+                """).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.shape == FindingShape(objects: ["screen"], registry: "center", channel: nil, step: 3,
+                                                  site: "Screen.swift:75"))
+            #expect(finding.message.contains("already removed at Screen.swift:60"), "\(finding.message)")
+        }
+
+        @Test func unbalancedRemovalFiresWhenTheObserverNeverRegisteredInThatRegistry() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "subject", "observer": "screen", "handler": [] },
+                  { "op": "remove", "registry": "center", "observer": "screen", "site": "Screen.swift:60" },
+                  { "op": "remove", "registry": "subject", "observer": "screen" }
+                ]
+                """).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.shape == FindingShape(objects: ["screen"], registry: "center", channel: nil, step: 2,
+                                                  site: "Screen.swift:60"))
+        }
+
+        @Test func unbalancedRemovalIgnoresOneRemovalOfEachSelectorRegistration() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout", "handler": [] },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Login", "handler": [] },
+                  { "op": "remove", "registry": "center", "observer": "screen", "channel": "Logout" },
+                  { "op": "remove", "registry": "center", "observer": "screen" }
+                ]
+                """).report()
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+    }
+}
