@@ -115,8 +115,6 @@ enum EventKind: UInt8, CaseIterable, Sendable {
     static let byTraceName: [String: EventKind] =
         Dictionary(uniqueKeysWithValues: allCases.map { ($0.traceName, $0) })
 
-    /// Posts, property sets and delegate calls start a round of deliveries.
-    var startsDeliveries: Bool { self == .post || self == .propertySet || self == .delegateCall }
     var isDelivery: Bool { self == .deliver || self == .deliverSkipped || self == .deliverToDead }
     var isEffect: Bool { self == .increment || self == .stateSet || self == .append || self == .read }
 }

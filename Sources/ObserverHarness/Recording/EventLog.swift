@@ -27,7 +27,6 @@ final class EventStorage: @unchecked Sendable {
         return index
     }
 
-    var allocatedBytes: Int { chunks.count * Self.chunkSize * MemoryLayout<Event>.stride }
 }
 
 /// A read-only view of the first `count` events of a storage.

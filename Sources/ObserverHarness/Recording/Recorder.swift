@@ -24,42 +24,28 @@ final class Recorder: @unchecked Sendable {
     /// the handler running on this thread. Returns its sequence number.
     @discardableResult
     func record(_ event: Event) -> UInt32 {
-        var event = event
         let context = ThreadContext.current
-        event.thread = context.threadNumber
-        if event.cause == Event.none, context.frameRecorder == ObjectIdentifier(self) {
-            event.cause = context.frameSequence
-        }
         lock.lock()
-        event.time = monotonicNanoseconds()
-        let sequence = storage.append(event)
-        lock.unlock()
-        return UInt32(truncatingIfNeeded: sequence)
+        defer { lock.unlock() }
+        return appendLocked(event, context: context)
     }
 
     /// Like ``record(_:)``, interning the caller's source location in the same
     /// critical section (the common case for user-facing calls).
     @discardableResult
     func record(_ event: Event, at location: CodeLocation) -> UInt32 {
-        var event = event
         let context = ThreadContext.current
-        event.thread = context.threadNumber
-        if event.cause == Event.none, context.frameRecorder == ObjectIdentifier(self) {
-            event.cause = context.frameSequence
-        }
         lock.lock()
+        defer { lock.unlock() }
+        var event = event
         event.site = siteID(locked: location)
-        event.time = monotonicNanoseconds()
-        let sequence = storage.append(event)
-        lock.unlock()
-        return UInt32(truncatingIfNeeded: sequence)
+        return appendLocked(event, context: context)
     }
 
     /// Runs `body` with `sequence` as this thread's current frame, so events
     /// the body records name it as their cause.
     @inline(__always)
-    func withFrame<T>(_ sequence: UInt32, _ body: () throws -> T) rethrows -> T {
-        let context = ThreadContext.current
+    func withFrame<T>(_ sequence: UInt32, context: ThreadContext = .current, _ body: () throws -> T) rethrows -> T {
         let savedRecorder = context.frameRecorder
         let savedSequence = context.frameSequence
         context.frameRecorder = ObjectIdentifier(self)
@@ -129,12 +115,6 @@ final class Recorder: @unchecked Sendable {
         lock.withLock { strings.intern(string) }
     }
 
-    func newRegistrationID() -> UInt32 {
-        lock.withLock {
-            defer { nextRegistration += 1 }
-            return nextRegistration
-        }
-    }
 
     func addRegistry(_ info: RegistryInfo) -> UInt32 {
         lock.withLock {
@@ -199,11 +179,9 @@ final class Recorder: @unchecked Sendable {
         objects.append(ObjectInfo(typeName: typeName, label: label))
         liveObjects.append(WeakReference(object))
         objectIDs[key] = id
-        var event = Event(kind: .track, channel: strings.intern(typeName), object: id)
-        event.thread = ThreadContext.current.threadNumber
-        if let site { event.site = siteID(locked: site) }
-        event.time = monotonicNanoseconds()
-        _ = storage.append(event)
+        let trackSite = site.map { siteID(locked: $0) } ?? 0
+        _ = appendLocked(Event(kind: .track, site: trackSite, channel: strings.intern(typeName), object: id),
+                         context: ThreadContext.current)
         lock.unlock()
         return id
     }
@@ -224,10 +202,8 @@ final class Recorder: @unchecked Sendable {
         let id = UInt32(objects.count)
         objects.append(ObjectInfo(typeName: typeName, label: label))
         liveObjects.append(WeakReference(nil))
-        var event = Event(kind: .track, site: site, channel: strings.intern(typeName), object: id)
-        event.thread = ThreadContext.current.threadNumber
-        event.time = monotonicNanoseconds()
-        _ = storage.append(event)
+        _ = appendLocked(Event(kind: .track, site: site, channel: strings.intern(typeName), object: id),
+                         context: ThreadContext.current)
         lock.unlock()
         return id
     }
@@ -246,12 +222,7 @@ final class Recorder: @unchecked Sendable {
     private func appendDeallocLocked(_ id: UInt32, flags: EventFlags, site: UInt32 = 0) {
         guard deallocated.insert(id).inserted else { return }
         if let key = liveObjects[Int(id)].key, objectIDs[key] == id { objectIDs[key] = nil }
-        var event = Event(kind: .dealloc, flags: flags, site: site, object: id)
-        event.thread = ThreadContext.current.threadNumber
-        let context = ThreadContext.current
-        if context.frameRecorder == ObjectIdentifier(self) { event.cause = context.frameSequence }
-        event.time = monotonicNanoseconds()
-        _ = storage.append(event)
+        _ = appendLocked(Event(kind: .dealloc, flags: flags, site: site, object: id), context: ThreadContext.current)
     }
 
     /// Records late deallocations for every app object whose weak reference
@@ -272,10 +243,6 @@ final class Recorder: @unchecked Sendable {
         lock.withLock { objects[Int(id)].displayName(id: id) }
     }
 
-    /// Whether the app object `id` is still alive (false for unknown ids).
-    func isAlive(_ id: UInt32) -> Bool {
-        lock.withLock { liveObjects[Int(id)].object != nil }
-    }
 
     // MARK: Snapshots
 
@@ -289,7 +256,6 @@ final class Recorder: @unchecked Sendable {
     }
 
     var eventCount: Int { lock.withLock { storage.count } }
-    var allocatedEventBytes: Int { lock.withLock { storage.allocatedBytes } }
 }
 
 private struct SiteKey: Hashable {

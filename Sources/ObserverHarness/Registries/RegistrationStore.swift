@@ -177,11 +177,6 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
 
     var activeCount: Int { recorder.withLock { registrations.count } }
 
-    /// Whether any active registration belongs to `observerID`.
-    func hasRegistration(of observerID: UInt32) -> Bool {
-        recorder.withLock { registrations.contains { $0.observerID == observerID } }
-    }
-
     /// Posts and delivers. Records the post event (`kind`: post, property set
     /// or delegate call), then one delivery event per receiver, running
     /// `deliver` for live ones with the delivery as the thread's frame.
@@ -235,7 +230,7 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
                 return !dead
             }
             guard shouldRun else { continue }
-            recorder.withFrame(deliverySequence) { deliver(registration, observer, deliverySequence) }
+            recorder.withFrame(deliverySequence, context: context) { deliver(registration, observer, deliverySequence) }
         }
     }
 }

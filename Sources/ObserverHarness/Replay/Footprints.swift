@@ -25,7 +25,7 @@ struct Footprints {
         let events = recording.events
         for sequence in 0..<events.count {
             let event = events[sequence]
-            if event.isDeliveryEvent, event.cause != Event.none, let decision = decisionByPost[Int(event.cause)],
+            if event.kind.isDelivery, event.cause != Event.none, let decision = decisionByPost[Int(event.cause)],
                let receiver = decisions[decision].registrations.firstIndex(of: event.registration) {
                 owners[sequence] = (decision, receiver)
             }
@@ -93,8 +93,4 @@ struct Footprints {
         case .track, .step, .cycleCut: nil
         }
     }
-}
-
-extension Event {
-    var isDeliveryEvent: Bool { kind.isDelivery }
 }

@@ -194,10 +194,12 @@ final class Replay {
         if let slotName = name == "self" ? frame?.selfName : name, var slot = slots[slotName], slot.strong != nil,
            name != "self" || slot.id == frame?.selfID {
             recorder.record(Event(kind: .appRelease, site: site, object: slot.id))
-            let dying = slot.strong
-            slot.strong = nil
-            slots[slotName] = slot
-            _ = dying  // the last scenario reference goes here
+            // The object may deinit here, and its deinit re-enters the replay
+            // and reads `slots`: drop the last reference only after the write.
+            withExtendedLifetime(slot.strong) {
+                slot.strong = nil
+                slots[slotName] = slot
+            }
             return
         }
         // Inside a handler, `release` can also drop the handler object's own

@@ -1,27 +1,7 @@
 /// A trace that cannot be read: bad JSON, an unknown kind or version, an id
 /// no table defines, events out of order, or a file that cannot be opened.
-///
-/// Its description is `PATH:LINE:COLUMN: error: MESSAGE`, the form editors
-/// and CI logs link to (`1:1` for a file that cannot be read at all).
-public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file as the caller named it.
-    public var path: String
-    /// The 1-based JSON Lines line.
-    public var line: Int
-    /// The 1-based column (Unicode scalars) within ``line``.
-    public var column: Int
-    /// What is wrong, in lower case without a trailing period.
-    public var message: String
-
-    public init(path: String, line: Int, column: Int, message: String) {
-        self.path = path
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
-    public var description: String { "\(path):\(line):\(column): error: \(message)" }
-}
+/// `line` is the JSON Lines line; `column` counts Unicode scalars.
+public typealias TraceError = InputError
 
 /// Something a reader skipped or suspects, with the rest of the trace read:
 /// a truncated last line, or fewer events than the header declares.

@@ -60,65 +60,38 @@ struct TraceWriter {
     }
 
     private func writeHeader(name: String, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"format":"#.utf8)
-        JSONWriter.appendString(TraceFormat.format, to: &out)
-        out.append(contentsOf: #","version":"#.utf8)
-        JSONWriter.appendInt(TraceFormat.version, to: &out)
-        out.append(contentsOf: #","name":"#.utf8)
-        JSONWriter.appendString(name, to: &out)
-        out.append(contentsOf: #","events":"#.utf8)
-        JSONWriter.appendInt(recording.events.count, to: &out)
-        out.append(contentsOf: "}\n".utf8)
+        writeLine(["format": .string(TraceFormat.format), "version": .int(TraceFormat.version),
+                   "name": .string(name), "events": .int(recording.events.count)], into: &out)
     }
 
-    /// Every table entry but the reserved id 0, in id order.
+    /// Every table entry but the reserved id 0, in id order. Tables are small,
+    /// so they go through the general writer; only events take the fast path.
     private func writeTables(into out: inout [UInt8]) {
         for id in recording.strings.indices.dropFirst() {
-            out.append(contentsOf: #"{"string":"#.utf8)
-            JSONWriter.appendInt(id, to: &out)
-            out.append(contentsOf: #","text":"#.utf8)
-            JSONWriter.appendString(recording.strings[id], to: &out)
-            out.append(contentsOf: "}\n".utf8)
+            writeLine(["string": .int(id), "text": .string(recording.strings[id])], into: &out)
         }
         for id in recording.objects.indices.dropFirst() {
             let object = recording.objects[id]
-            out.append(contentsOf: #"{"object":"#.utf8)
-            JSONWriter.appendInt(id, to: &out)
-            out.append(contentsOf: #","type":"#.utf8)
-            JSONWriter.appendString(object.typeName, to: &out)
-            if let label = object.label {
-                out.append(contentsOf: #","label":"#.utf8)
-                JSONWriter.appendString(label, to: &out)
-            }
-            out.append(contentsOf: "}\n".utf8)
+            var line: JSONObject = ["object": .int(id), "type": .string(object.typeName)]
+            if let label = object.label { line["label"] = .string(label) }
+            writeLine(line, into: &out)
         }
         for id in recording.registries.indices.dropFirst() {
             let registry = recording.registries[id]
-            out.append(contentsOf: #"{"registry":"#.utf8)
-            JSONWriter.appendInt(id, to: &out)
-            out.append(contentsOf: #","name":"#.utf8)
-            JSONWriter.appendString(registry.name, to: &out)
-            out.append(contentsOf: #","kind":"#.utf8)
-            JSONWriter.appendString(registry.kind.rawValue, to: &out)
-            out.append(contentsOf: (registry.dedupe ? #","dedupe":true"# : #","dedupe":false"#).utf8)
-            out.append(contentsOf: #","order":"#.utf8)
-            JSONWriter.appendString(registry.order.rawValue, to: &out)
-            out.append(contentsOf: "}\n".utf8)
+            writeLine(["registry": .int(id), "name": .string(registry.name), "kind": .string(registry.kind.rawValue),
+                       "dedupe": .bool(registry.dedupe), "order": .string(registry.order.rawValue)], into: &out)
         }
         for id in recording.sites.indices.dropFirst() {
             let site = recording.sites[id]
-            out.append(contentsOf: #"{"site":"#.utf8)
-            JSONWriter.appendInt(id, to: &out)
-            out.append(contentsOf: #","file":"#.utf8)
-            JSONWriter.appendString(site.file, to: &out)
-            out.append(contentsOf: #","line":"#.utf8)
-            JSONWriter.appendInt(site.line, to: &out)
-            if site.column != 0 {
-                out.append(contentsOf: #","column":"#.utf8)
-                JSONWriter.appendInt(site.column, to: &out)
-            }
-            out.append(contentsOf: "}\n".utf8)
+            var line: JSONObject = ["site": .int(id), "file": .string(site.file), "line": .int(site.line)]
+            if site.column != 0 { line["column"] = .int(site.column) }
+            writeLine(line, into: &out)
         }
+    }
+
+    private func writeLine(_ object: JSONObject, into out: inout [UInt8]) {
+        JSONValue.object(object).write(into: &out, options: .compactPreservingOrder)
+        out.append(UInt8(ascii: "\n"))
     }
 
     /// One event line; the caller reserved ``maxEventLineBytes``.

@@ -1,4 +1,6 @@
-/// An invalid scenario (or report, or trace) file: `PATH:LINE:COLUMN: error: MESSAGE`.
+/// An invalid input file — a scenario, a trace, a report — as
+/// `PATH:LINE:COLUMN: error: MESSAGE`, the form editors and CI logs link to
+/// (`1:1` for a file that cannot be read at all).
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public let path: String
     public let line: Int
