@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+// An app-shaped package that uses ObserverHarness from the outside, the way a
+// user's package does: by path here, by URL in a real project.
+import PackageDescription
+
+let package = Package(
+    name: "ShopApp",
+    dependencies: [
+        .package(name: "ObserverHarness", path: "../.."),
+    ],
+    targets: [
+        // The app: product list, cells with a delegate, a cart.
+        .target(name: "Shop", dependencies: [.product(name: "ObserverHarness", package: "ObserverHarness")]),
+        // The same checks written twice, once per test framework.
+        .testTarget(name: "ShopTests", dependencies: [
+            "Shop", .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
+        ]),
+        .testTarget(name: "ShopXCTests", dependencies: [
+            "Shop", .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
+        ]),
+    ],
+    swiftLanguageModes: [.v6]
+)
