@@ -186,6 +186,18 @@ final class Recorder: @unchecked Sendable {
         return id
     }
 
+    /// The id of a token a block registration returns, named after the line
+    /// that registered it: a report saying `block#4 (Cart.swift:12)` points at
+    /// code, where `NotificationObserverToken#4` would not.
+    func tokenID(for token: AnyObject, kind: String, site: CodeLocation) -> UInt32 {
+        let id = objectID(for: token, site: site)
+        let file = "\(site.fileID)".split(separator: "/").last.map(String.init) ?? "\(site.fileID)"
+        withLock {
+            if objects[Int(id)].label == nil { objects[Int(id)].label = "\(kind)#\(id) (\(file):\(site.line))" }
+        }
+        return id
+    }
+
     /// The id to remove `object`'s registrations by. Swift empties weak
     /// references before `deinit` runs, so an observer removing itself in its
     /// deinit looks gone; a removal still means the object we knew at this

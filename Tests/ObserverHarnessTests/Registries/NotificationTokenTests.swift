@@ -26,6 +26,24 @@ import Testing
         #expect(harness.analyze().findings.map(\.rule).contains("discarded-token"))
     }
 
+    @Test func blockRegistrationsAreNamedInReportsAfterTheLineThatAddedThem() throws {
+        let harness = Harness()
+        let center = harness.notificationCenter()
+        let first = center.addObserver(forName: tap, object: nil, queue: nil) { _ in
+            harness.noteAction(.increment("cart.count"))
+        }
+        let firstLine = #line - 3
+        let second = center.addObserver(forName: tap, object: nil, queue: nil) { _ in
+            harness.noteAction(.increment("cart.count"))
+        }
+        let secondLine = #line - 3
+        center.post(name: tap, object: nil)
+        let finding = try #require(harness.analyze().findings.first { $0.rule == "broadcast-as-command" })
+        #expect(finding.objects == ["block#1 (NotificationTokenTests.swift:\(firstLine))",
+                                    "block#2 (NotificationTokenTests.swift:\(secondLine))"])
+        _ = (first, second)
+    }
+
     @Test func droppingATokenAfterItsRemovalRecordsNothing() {
         let harness = Harness()
         let center = harness.notificationCenter()
