@@ -77,5 +77,51 @@ extension Rules {
                 """).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
+
+        // A handler drops the last reference to its own observer; the observer's deinit removes it
+        // from the list after its delivery but before the next one.
+        static func selfReleasingObserver(registry: String, channel: String) -> String {
+            """
+            [
+              { "op": "create", "object": "login", "methods": {
+                  "deinit": [ { "remove": { "registry": "\(registry)", "observer": "self", "site": "Store.m:77" } } ] } },
+              { "op": "observe", "registry": "\(registry)", "observer": "login", \(channel)"hold": "weak",
+                "handler": [ { "release": "login" } ] },
+              { "op": "create", "object": "order" },
+              { "op": "observe", "registry": "\(registry)", "observer": "order", \(channel)"hold": "weak", "handler": [] },
+              { "op": "post", "registry": "\(registry)", \(channel)"site": "Store.m:48" }
+            ]
+            """
+        }
+
+        @Test func mutationDuringNotifyFiresWhenADeinitRemovesFromASubjectBetweenDeliveries() throws {
+            let report = try InlineScenario(Self.selfReleasingObserver(registry: "subject", channel: "")).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.shape == FindingShape(objects: ["login"], registry: "subject", channel: "", step: 4,
+                                                  site: "Store.m:77"))
+            #expect(finding.message.contains("between two of its deliveries"))
+        }
+
+        @Test func mutationDuringNotifyIgnoresANotificationCenterObserverRemovingItselfInDeinit() throws {
+            let report = try InlineScenario(Self.selfReleasingObserver(registry: "center",
+                                                                        channel: "\"channel\": \"Token\", ")).report()
+            report.expectNone(of: Self.rule)
+        }
+
+        @Test func mutationDuringNotifyIgnoresADeinitRemovalAfterTheLastDelivery() throws {
+            // The same observer, delivered to last: the loop has nothing left to enumerate.
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "order" },
+                  { "op": "observe", "registry": "subject", "observer": "order", "hold": "weak", "handler": [] },
+                  { "op": "create", "object": "login", "methods": {
+                      "deinit": [ { "remove": { "registry": "subject", "observer": "self" } } ] } },
+                  { "op": "observe", "registry": "subject", "observer": "login", "hold": "weak",
+                    "handler": [ { "release": "login" } ] },
+                  { "op": "post", "registry": "subject" }
+                ]
+                """).report()
+            report.expectNone(of: Self.rule)
+        }
     }
 }

@@ -76,13 +76,6 @@ import Testing
 
     // MARK: Helpers
 
-    /// Live-API bug: `remove(self)` / `removeObserver(self)` called from the observer's own deinit
-    /// matches nothing. `Recorder.objectID(for:)` finds the object's weak reference already nil
-    /// (Swift nils weak references before deinit runs), takes the object for a new one at a reused
-    /// address, and gives it a new id; the registration stays (unbalanced-removal, plus
-    /// dangling-registration, or notify-after-dealloc for an unowned hold). Expectations about the
-    /// correct, clean behaviour are kept as known issues until it is fixed.
-    static let deinitRemovalIssue: Comment = "removal of self in deinit matches no registration (live API)"
 
     private static func errorsAndWarnings(_ report: Report) -> [Finding] {
         report.findings.filter { $0.severity != .note }

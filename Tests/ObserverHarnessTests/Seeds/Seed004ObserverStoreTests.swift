@@ -98,13 +98,6 @@ import Testing
 
     // MARK: Helpers
 
-    /// Live-API bug: `remove(self)` / `removeObserver(self)` called from the observer's own deinit
-    /// matches nothing. `Recorder.objectID(for:)` finds the object's weak reference already nil
-    /// (Swift nils weak references before deinit runs), takes the object for a new one at a reused
-    /// address, and gives it a new id; the registration stays (unbalanced-removal, plus
-    /// dangling-registration, or notify-after-dealloc for an unowned hold). Expectations about the
-    /// correct, clean behaviour are kept as known issues until it is fixed.
-    static let deinitRemovalIssue: Comment = "removal of self in deinit matches no registration (live API)"
 
     private static func errorsAndWarnings(_ report: Report) -> [Finding] {
         report.findings.filter { $0.severity != .note }
@@ -179,12 +172,8 @@ import Testing
 
     /// The login page's block pops the page, which deallocates inside `-listenToken`'s fast enumeration;
     /// its `rac_willDeallocSignal` removal then mutates `listenedObjArray` mid-enumeration
-    /// (NSGenericException). The harness does not report it: the page deallocates when the delivery
-    /// loop drops its last reference, just after the page's own delivery frame ended but while the
-    /// same post is still being delivered to `orderVC`, and mutation-during-notify only looks for a
-    /// delivery frame enclosing the removal. Kept as a known issue (the golden scenario
-    /// removal-during-broadcast.scenario.json, where deinit removal does match, records the same
-    /// miss). Live, the deinit-removal bug (`deinitRemovalIssue`) also hides the removal itself.
+    /// (NSGenericException). The page deallocates when the delivery loop drops its last reference:
+    /// after the page's own delivery, before `orderVC`'s, so the removal runs between two deliveries.
     @Test func loginPagePoppingItselfDuringTheBroadcast() {
         let harness = Harness(name: "removal-during-broadcast")
         let userStore = UserStore.make(harness)
@@ -205,9 +194,8 @@ import Testing
         #expect(weakLogin == nil)
         #expect(order.submitRequests == 1)
         let report = harness.analyze()
-        withKnownIssue("mutation-during-notify misses a removal run by the deallocation of the observer just delivered to") {
-            #expect(report.findings.map(\.rule).contains("mutation-during-notify"))
-        }
+        #expect(Self.errorsAndWarnings(report).map(\.rule) == ["mutation-during-notify"])
+        #expect(report.findings.first { $0.rule == "mutation-during-notify" }?.objects == ["loginVC"])
     }
 
     @Test func loginPagePoppingAfterTheBroadcastIsClean() {
@@ -241,8 +229,7 @@ import Testing
         ("strong-observer-entries-fixed", []),
         ("repeated-registration", ["duplicate-registration"]),
         ("repeated-registration-fixed", []),
-        // Should be ["mutation-during-notify"]: see loginPagePoppingItselfDuringTheBroadcast.
-        ("removal-during-broadcast", []),
+        ("removal-during-broadcast", ["mutation-during-notify"]),
         ("removal-during-broadcast-fixed", []),
     ])
     func goldenScenario(name: String, expected: [String]) throws {

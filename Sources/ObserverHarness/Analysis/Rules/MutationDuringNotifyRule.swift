@@ -15,12 +15,17 @@ struct MutationDuringNotifyRule: Rule {
             + "(e.g. DispatchQueue.main.async), or enumerate a copy of the list.")
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        var loops = RunningDeliveryLoops(trace)
         for sequence in trace.mutations {
             let event = trace.events[sequence]
+            let runningLoop = loops.innermost(of: event.registry, runningAt: sequence, thread: event.thread)
             // A removal that matched nothing changed nothing.
             if event.kind == .remove && event.registration == 0 { continue }
             guard let delivery = enclosingDelivery(in: event.registry, of: sequence, trace),
-                  let post = trace.post(ofDelivery: delivery) else { continue }
+                  let post = trace.post(ofDelivery: delivery) else {
+                if let runningLoop { checkBetweenDeliveries(sequence, of: runningLoop, trace, into: &findings) }
+                continue
+            }
             let deliveryEvent = trace.events[delivery]
             let info = trace.registryInfo(event.registry)
             if info.kind == .notificationCenter, event.kind == .remove,
@@ -29,7 +34,7 @@ struct MutationDuringNotifyRule: Rule {
             let target = event.object == 0 ? "an observer" : trace.describe(event.object)
             let channelText = event.channel == 0 && event.flags.contains(.allChannels) ? "" : " for \(trace.quoted(event.channel))"
             findings.append(finding(
-                "While \(info.name) was delivering \(trace.quoted(post.channel)) (posted at \(siteText(trace, post.site))), "
+                "While \(info.name) was delivering \(notification(post.channel, trace)) (posted at \(siteText(trace, post.site))), "
                     + "the handler of \(trace.describe(deliveryEvent.object)) \(verb) \(target)\(channelText) at "
                     + "\(siteText(trace, event.site)).",
                 registry: info.name, channel: trace.string(post.channel),
@@ -37,6 +42,33 @@ struct MutationDuringNotifyRule: Rule {
                 step: trace.step(of: sequence), site: trace.site(event.site), location: trace.location(event.site),
                 events: [post.sequence, delivery, sequence]))
         }
+    }
+
+    /// A change made while the registry's delivery loop was running but outside
+    /// every handler: a `deinit` that ran when a handler dropped the last
+    /// reference to an observer. A hand-written list enumerated in place
+    /// breaks on it ("was mutated while being enumerated"). NotificationCenter
+    /// is built for an observer removing itself as it deallocates.
+    private func checkBetweenDeliveries(_ sequence: Int, of post: TraceIndex.PostRecord, _ trace: TraceIndex,
+                                        into findings: inout [Finding]) {
+        let event = trace.events[sequence]
+        let info = trace.registryInfo(event.registry)
+        if info.kind == .notificationCenter, event.kind == .remove { return }
+        let verb = event.kind == .add ? "registered" : "removed"
+        let target = event.object == 0 ? "an observer" : trace.describe(event.object)
+        findings.append(finding(
+            "While \(info.name) was delivering \(notification(post.channel, trace)) (posted at \(siteText(trace, post.site))), "
+                + "\(target) was \(verb) at \(siteText(trace, event.site)) between two of its deliveries, "
+                + "typically by a deinit that ran when a handler dropped the last reference to an observer.",
+            registry: info.name, channel: trace.string(post.channel),
+            objects: event.object == 0 ? [] : [trace.name(event.object)],
+            step: trace.step(of: sequence), site: trace.site(event.site), location: trace.location(event.site),
+            events: [post.sequence, sequence]))
+    }
+
+    /// `"Name"`, or "a notification" for a subject's unnamed `notify`.
+    private func notification(_ channel: UInt32, _ trace: TraceIndex) -> String {
+        trace.string(channel).isEmpty ? "a notification" : trace.quoted(channel)
     }
 
     /// The innermost delivery of `registry` that `sequence` ran inside.
@@ -50,5 +82,36 @@ struct MutationDuringNotifyRule: Rule {
             hops += 1
         }
         return nil
+    }
+}
+
+/// Which posts' delivery loops were still running at a given event: a post's
+/// loop spans from the post to its last delivery, and loops on one thread
+/// nest, so one stack per registry and thread answers in a single sweep.
+private struct RunningDeliveryLoops {
+    private struct Key: Hashable {
+        let registry: UInt32
+        let thread: UInt16
+    }
+
+    private let trace: TraceIndex
+    private var next = 0
+    private var stacks: [Key: [(post: Int, end: Int)]] = [:]
+
+    init(_ trace: TraceIndex) { self.trace = trace }
+
+    /// Queries must come in increasing `sequence`.
+    mutating func innermost(of registry: UInt32, runningAt sequence: Int, thread: UInt16) -> TraceIndex.PostRecord? {
+        while next < trace.posts.count, trace.posts[next].sequence < sequence {
+            let post = trace.posts[next]
+            if let end = post.deliveries.last {
+                let key = Key(registry: post.registry, thread: trace.events[post.sequence].thread)
+                stacks[key, default: []].append((next, end))
+            }
+            next += 1
+        }
+        let key = Key(registry: registry, thread: thread)
+        while let top = stacks[key]?.last, top.end < sequence { stacks[key]?.removeLast() }
+        return stacks[key]?.last.map { trace.posts[$0.post] }
     }
 }
