@@ -5,19 +5,24 @@ struct Arguments {
         case analyze(trace: String)
         case goldenCheck(directory: String)
         case goldenUpdate(directory: String)
+        case merge(reports: [String])
         case rules
         case explain(rule: String)
         case help(topic: String?)
         case version
     }
 
-    enum Format: String { case json, text, sarif }
+    enum Format: String { case json, text, sarif, junit }
 
     var command: Command
     var format: Format?
     var output: String?
     var failOn: FailOn = .error
     var seed: UInt64 = 0
+    /// Hide the findings this baseline file knows.
+    var baseline: String?
+    /// Write every finding's fingerprint to this file.
+    var writeBaseline: String?
 
     enum FailOn: String { case error, warning, note, never }
 
@@ -29,6 +34,8 @@ struct Arguments {
         var output: String?
         var failOn = FailOn.error
         var seed: UInt64 = 0
+        var baseline: String?
+        var writeBaseline: String?
         var wantsHelp = false
         var wantsVersion = false
         var index = 0
@@ -56,10 +63,12 @@ struct Arguments {
             case "--format":
                 let text = try optionValue()
                 guard let parsed = Format(rawValue: text) else {
-                    throw UsageError(message: "--format must be json, text or sarif, not '\(text)'")
+                    throw UsageError(message: "--format must be json, text, sarif or junit, not '\(text)'")
                 }
                 format = parsed
             case "--output", "-o": output = try optionValue()
+            case "--baseline": baseline = try optionValue()
+            case "--write-baseline": writeBaseline = try optionValue()
             case "--fail-on":
                 let text = try optionValue()
                 guard let parsed = FailOn(rawValue: text) else {
@@ -90,7 +99,8 @@ struct Arguments {
         } else {
             command = try Self.command(positional)
         }
-        return Arguments(command: command, format: format, output: output, failOn: failOn, seed: seed)
+        return Arguments(command: command, format: format, output: output, failOn: failOn, seed: seed,
+                         baseline: baseline, writeBaseline: writeBaseline)
     }
 
     private static func command(_ words: [String]) throws(UsageError) -> Command {
@@ -113,6 +123,9 @@ struct Arguments {
             case "update": return .goldenUpdate(directory: directory)
             default: throw UsageError(message: "golden needs 'check' or 'update', not '\(action)'")
             }
+        case "merge":
+            guard !rest.isEmpty else { throw UsageError(message: "merge needs at least one report file") }
+            return .merge(reports: rest)
         case "rules":
             guard rest.isEmpty else { throw UsageError(message: "rules takes no arguments") }
             return .rules
@@ -139,15 +152,19 @@ let usage = """
       analyze TRACE          analyse a trace recorded by the library (JSON Lines)
       golden check [DIR]     compare every scenario's report with its golden file (default DIR: Golden)
       golden update [DIR]    rewrite the golden reports
+      merge REPORT...        combine JSON reports (from sharded runs) into one report set
       rules                  list the rules
       explain RULE           what a rule means, why it matters, how to fix it
 
     OPTIONS:
-      --format json|text|sarif  output format (default: text on a terminal, json otherwise)
+      --format json|text|sarif|junit
+                                output format (default: text on a terminal, json otherwise)
       --output FILE             write the report to FILE (atomically) instead of standard output
       --fail-on error|warning|note|never
                                 exit 1 when a finding is at least this severe (default: error)
       --seed N                  seed for sampled orders (default: 0)
+      --baseline FILE           hide the findings FILE already knows (by fingerprint); report only new ones
+      --write-baseline FILE     write the fingerprints of every finding to FILE
       --help, --version
 
     EXIT STATUS: 0 no finding at or above --fail-on; 1 such findings, or a golden mismatch;

@@ -31,6 +31,8 @@ struct HarnessCommand {
             return golden(directory, update: false)
         case .goldenUpdate(let directory):
             return golden(directory, update: true)
+        case .merge(let files):
+            return merge(files)
         }
     }
 
@@ -58,7 +60,9 @@ struct HarnessCommand {
         var reports: [Report] = []
         for file in files {
             do {
-                reports.append(try Scenario.load(contentsOf: file).run(seed: arguments.seed))
+                var report = try Scenario.load(contentsOf: file).run(seed: arguments.seed)
+                report.file = RepositoryFiles.displayPath(of: file)
+                reports.append(report)
             } catch {
                 Output.error(error.description)
                 invalid = true
@@ -79,6 +83,37 @@ struct HarnessCommand {
             Output.error("\(error)")
             return 2
         }
+    }
+
+    /// Combines report files (single reports or sets) from sharded runs. The
+    /// same scenario from two shards must agree; the result is sorted, so
+    /// shard order does not matter.
+    private func merge(_ paths: [String]) -> Int32 {
+        var merged: [String: (report: Report, path: String)] = [:]
+        var invalid = false
+        for path in paths {
+            do {
+                for report in try ReportSet.load(contentsOf: URL(fileURLWithPath: path), path: path).reports {
+                    let key = (report.file ?? "") + "\u{1F}" + report.scenario
+                    if let earlier = merged[key] {
+                        if earlier.report.jsonText() != report.jsonText() {
+                            Output.error("\(path):1:1: error: scenario \"\(report.scenario)\" is also in "
+                                         + "\(earlier.path), with a different report")
+                            invalid = true
+                        }
+                        continue
+                    }
+                    merged[key] = (report, path)
+                }
+            } catch {
+                Output.error(error.description)
+                invalid = true
+            }
+        }
+        if invalid { return 2 }
+        let reports = merged.values.map(\.report).sorted { ($0.scenario, $0.file ?? "") < ($1.scenario, $1.file ?? "") }
+        // A merge is a set even when one report came in, so tools read one shape.
+        return render(reports, asSet: true)
     }
 
     private func golden(_ directory: String, update: Bool) -> Int32 {
@@ -160,22 +195,40 @@ struct HarnessCommand {
 
     // MARK: Rendering
 
-    private func render(_ reports: [Report]) -> Int32 {
+    private func render(_ reports: [Report], asSet: Bool = false) -> Int32 {
+        var set = ReportSet(reports: reports)
+        if let path = arguments.writeBaseline {
+            do { try Output.writeAtomically(Baseline(set).jsonText(), to: path) } catch {
+                Output.error("\(path):1:1: error: cannot write the baseline: \(error.localizedDescription)")
+                return 2
+            }
+        }
+        if let path = arguments.baseline {
+            do { set = set.applying(try Baseline.load(contentsOf: URL(fileURLWithPath: path), path: path)) } catch {
+                Output.error(error.description)
+                return 2
+            }
+        }
+        let single = set.reports.count == 1 && !asSet
         let text: String
         switch format {
         case .text:
-            text = reports.count == 1 ? reports[0].text() : ReportSet(reports: reports).text()
+            text = single ? set.reports[0].text() : set.text()
         case .json:
-            text = reports.count == 1 ? reports[0].jsonText() : ReportSet(reports: reports).jsonText()
+            text = single ? set.reports[0].jsonText() : set.jsonText()
         case .sarif:
-            text = ReportSet(reports: reports).sarifText(toolVersion: version)
+            let repository = RepositoryFiles(root: FileManager.default.currentDirectoryPath)
+            text = set.sarifText(toolVersion: version, baselineUsed: arguments.baseline != nil,
+                                 locate: repository.path(for:))
+        case .junit:
+            text = set.junitText(failingAt: severityThreshold)
         }
         do { try output.write(text) } catch {
             Output.error("\(arguments.output ?? "-"):1:1: error: cannot write the report: \(error.localizedDescription)")
             return 2
         }
         guard let threshold = severityThreshold else { return 0 }
-        return reports.contains { $0.hasFindings(atOrAbove: threshold) } ? 1 : 0
+        return set.reports.contains { $0.hasFindings(atOrAbove: threshold) } ? 1 : 0
     }
 
     private var severityThreshold: Severity? {

@@ -14,10 +14,15 @@ struct Output {
 
     func write(_ text: String) throws {
         if let file {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+            try Self.writeAtomically(text, to: file)
         } else {
             FileHandle.standardOutput.write(Data(text.utf8))
         }
+    }
+
+    /// A temporary file beside `path`, then a rename: a reader never sees half a file.
+    static func writeAtomically(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     static func error(_ text: String) {

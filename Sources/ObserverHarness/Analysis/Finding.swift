@@ -33,6 +33,9 @@ public struct Finding: Sendable, Hashable {
     public var events: [Int]
     /// How to fix it.
     public var fix: String?
+    /// The line of the scenario file where `step` is written (replays only);
+    /// where SARIF points when the site is not a file in the repository.
+    public var line: Int?
 
     /// Where the caller's code made the call, when recorded in process; test
     /// failures are reported here.
@@ -58,6 +61,7 @@ public struct Finding: Sendable, Hashable {
         lhs.rule == rhs.rule && lhs.severity == rhs.severity && lhs.message == rhs.message
             && lhs.registry == rhs.registry && lhs.channel == rhs.channel && lhs.objects == rhs.objects
             && lhs.step == rhs.step && lhs.site == rhs.site && lhs.events == rhs.events && lhs.fix == rhs.fix
+            && lhs.line == rhs.line
     }
 
     public func hash(into hasher: inout Hasher) {

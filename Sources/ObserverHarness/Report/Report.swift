@@ -8,12 +8,25 @@ public struct Report: Sendable, Equatable {
     public var replays: Int
     /// In report order: by first event, then step, rule and message.
     public var findings: [Finding]
+    /// Findings the scenario's `"suppress"` accepts, with the reason; they
+    /// never fail a run.
+    public var suppressed: [SuppressedFinding]
+    /// How many findings a baseline hid as already known.
+    public var hiddenByBaseline: Int
+    /// The scenario file, relative to the working directory, when the command
+    /// line ran it (golden reports leave it out: they must not depend on where
+    /// they are run from).
+    public var file: String?
 
-    public init(scenario: String, eventCount: Int, replays: Int, findings: [Finding]) {
+    public init(scenario: String, eventCount: Int, replays: Int, findings: [Finding],
+                suppressed: [SuppressedFinding] = [], hiddenByBaseline: Int = 0, file: String? = nil) {
         self.scenario = scenario
         self.eventCount = eventCount
         self.replays = replays
         self.findings = findings
+        self.suppressed = suppressed
+        self.hiddenByBaseline = hiddenByBaseline
+        self.file = file
     }
 
     /// How many findings have this severity.
@@ -22,6 +35,17 @@ public struct Report: Sendable, Equatable {
     /// Whether any finding is at least as severe as `threshold`.
     public func hasFindings(atOrAbove threshold: Severity) -> Bool {
         findings.contains { $0.severity <= threshold }
+    }
+}
+
+/// A finding a scenario suppressed, and the reason it gave.
+public struct SuppressedFinding: Sendable, Equatable {
+    public var finding: Finding
+    public var reason: String
+
+    public init(finding: Finding, reason: String) {
+        self.finding = finding
+        self.reason = reason
     }
 }
 

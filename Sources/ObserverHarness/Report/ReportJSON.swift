@@ -17,32 +17,25 @@ extension Report {
         summary["errors"] = .int(count(.error))
         summary["warnings"] = .int(count(.warning))
         summary["notes"] = .int(count(.note))
+        // Only when they apply, so reports without them (golden files) keep their bytes.
+        if !suppressed.isEmpty { summary["suppressed"] = .int(suppressed.count) }
+        if hiddenByBaseline > 0 { summary["baselined"] = .int(hiddenByBaseline) }
         object["summary"] = .object(summary)
-        object["findings"] = .array(findings.map(\.jsonValue))
+        object["findings"] = .array(findings.map { $0.jsonValue(withLine: file != nil) })
+        if !suppressed.isEmpty {
+            object["suppressed"] = .array(suppressed.map { entry in
+                guard case .object(var finding) = entry.finding.jsonValue(withLine: file != nil) else { return .null }
+                finding["reason"] = .string(entry.reason)
+                return .object(finding)
+            })
+        }
+        if let file { object["file"] = .string(file) }
         return .object(object)
     }
 
     /// Canonical JSON text with a trailing newline.
     public func jsonText() -> String {
         jsonValue.serialized(.canonical) + "\n"
-    }
-
-    /// Reads a report written by ``jsonText()``.
-    init(json: JSONValue) throws(ReportDecodingError) {
-        guard json["format"]?.stringValue == Self.format else {
-            throw ReportDecodingError("not an observer-harness-report (missing or wrong \"format\")")
-        }
-        guard json["version"]?.intValue == Self.formatVersion else {
-            throw ReportDecodingError("unsupported report version (this tool reads version \(Self.formatVersion))")
-        }
-        guard let scenario = json["scenario"]?.stringValue, let summary = json["summary"],
-              let events = summary["events"]?.intValue, let replays = summary["replays"]?.intValue,
-              let findings = json["findings"]?.arrayValue else {
-            throw ReportDecodingError("a report needs \"scenario\", \"summary\" and \"findings\"")
-        }
-        var decoded: [Finding] = []
-        for finding in findings { decoded.append(try Finding(json: finding)) }
-        self.init(scenario: scenario, eventCount: events, replays: replays, findings: decoded)
     }
 }
 
@@ -62,7 +55,8 @@ extension ReportSet {
 }
 
 extension Finding {
-    var jsonValue: JSONValue {
+    /// `withLine`: the scenario line of the step, for reports that name their file.
+    func jsonValue(withLine: Bool) -> JSONValue {
         var object = JSONObject()
         object["rule"] = .string(rule)
         object["severity"] = .string(severity.rawValue)
@@ -74,25 +68,7 @@ extension Finding {
         if let site { object["site"] = .string(site.description) }
         if !events.isEmpty { object["events"] = .array(events.map(JSONValue.int)) }
         if let fix { object["fix"] = .string(fix) }
+        if withLine, let line { object["line"] = .int(line) }
         return .object(object)
     }
-
-    init(json: JSONValue) throws(ReportDecodingError) {
-        guard let rule = json["rule"]?.stringValue, let severityText = json["severity"]?.stringValue,
-              let severity = Severity(rawValue: severityText), let message = json["message"]?.stringValue else {
-            throw ReportDecodingError("a finding needs \"rule\", \"severity\" and \"message\"")
-        }
-        self.init(rule: rule, severity: severity, message: message,
-                  registry: json["registry"]?.stringValue, channel: json["channel"]?.stringValue,
-                  objects: json["objects"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-                  step: json["step"]?.intValue, site: json["site"]?.stringValue.flatMap(CallSite.init(parsing:)),
-                  events: json["events"]?.arrayValue?.compactMap(\.intValue) ?? [],
-                  fix: json["fix"]?.stringValue)
-    }
-}
-
-/// A report file that is not a report.
-struct ReportDecodingError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

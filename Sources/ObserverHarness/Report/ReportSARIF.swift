@@ -5,12 +5,18 @@ extension ReportSet {
     static let sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
     static let informationURI = "https://github.com/ObserverHarness/ObserverHarness"
 
-    public func sarifText(toolVersion: String) -> String {
+    /// The SARIF log. `locate` maps a finding's site file (`Cart.swift`,
+    /// `Module/Cart.swift`) to its path relative to the repository root, or
+    /// nil when no such file is there; a scenario finding then points at its
+    /// step in the scenario file. `baselineUsed` marks results `new`.
+    public func sarifText(toolVersion: String, baselineUsed: Bool = false,
+                          locate: (String) -> String? = { _ in nil }) -> String {
         let catalogue = RuleCatalog.all
         let ruleIndex = Dictionary(uniqueKeysWithValues: catalogue.enumerated().map { ($0.element.id, $0.offset) })
         let rules: [JSONValue] = catalogue.map { rule in
             .object([
                 "id": .string(rule.id),
+                "name": .string(rule.sarifName),
                 "shortDescription": .object(["text": .string(rule.summary)]),
                 "fullDescription": .object(["text": .string(rule.explanation)]),
                 "help": .object(["text": .string(rule.fix)]),
@@ -19,7 +25,8 @@ extension ReportSet {
         }
         var results: [JSONValue] = []
         for report in reports {
-            for finding in report.findings {
+            let entries = report.findings.map { ($0, nil as String?) } + report.suppressed.map { ($0.finding, $0.reason) }
+            for (finding, suppression) in entries {
                 var result = JSONObject()
                 result["ruleId"] = .string(finding.rule)
                 if let index = ruleIndex[finding.rule] { result["ruleIndex"] = .int(index) }
@@ -27,17 +34,17 @@ extension ReportSet {
                 var text = finding.message
                 if let fix = finding.fix { text += " Fix: " + fix }
                 result["message"] = .object(["text": .string(text)])
-                if let site = finding.site {
-                    result["locations"] = .array([.object([
-                        "physicalLocation": .object([
-                            "artifactLocation": .object(["uri": .string(site.file)]),
-                            "region": .object(["startLine": .int(max(1, site.line))]),
-                        ]),
-                    ])])
+                if let location = Self.location(of: finding, in: report, locate: locate) {
+                    result["locations"] = .array([location])
                 }
                 result["partialFingerprints"] = .object([
                     "observerHarness/v1": .string(finding.fingerprint(scenario: report.scenario)),
                 ])
+                if let suppression {
+                    result["suppressions"] = .array([.object(["kind": "external",
+                                                              "justification": .string(suppression)])])
+                }
+                if baselineUsed && suppression == nil { result["baselineState"] = "new" }
                 results.append(.object(result))
             }
         }
@@ -54,20 +61,28 @@ extension ReportSet {
         ])
         return log.serialized(.canonical) + "\n"
     }
+
+    /// Where a result points: the call site when it is a file of the
+    /// repository; else the scenario step that led to it; else the site as
+    /// the scenario or trace wrote it.
+    private static func location(of finding: Finding, in report: Report, locate: (String) -> String?) -> JSONValue? {
+        func physical(_ uri: String, _ line: Int) -> JSONValue {
+            .object(["physicalLocation": .object([
+                "artifactLocation": .object(["uri": .string(uri)]),
+                "region": .object(["startLine": .int(max(1, line))]),
+            ])])
+        }
+        if let site = finding.site, let path = locate(site.file) { return physical(path, site.line) }
+        if let file = report.file, let line = finding.line { return physical(file, line) }
+        if let file = report.file { return physical(file, 1) }
+        if let site = finding.site { return physical(site.file, site.line) }
+        return nil
+    }
 }
 
-extension Finding {
-    /// A hash of what identifies the finding across runs (never event numbers):
-    /// scenario, rule, registry, channel, objects and site. FNV-1a, 64 bits.
-    public func fingerprint(scenario: String) -> String {
-        let identity = [scenario, rule, registry ?? "", channel ?? "", objects.joined(separator: ","),
-                        site?.description ?? "", message].joined(separator: "\u{1F}")
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in identity.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+extension RuleDescriptor {
+    /// `duplicate-registration` → `DuplicateRegistration`: SARIF's rule name.
+    var sarifName: String {
+        id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 }

@@ -19,6 +19,18 @@ extension Report {
                 if let fix = finding.fix { lines.append("    fix: \(fix)") }
             }
         }
+        if !suppressed.isEmpty {
+            lines.append("")
+            for entry in suppressed {
+                let place = entry.finding.site.map { "\($0): " } ?? ""
+                lines.append("\(place)suppressed \(entry.finding.severity.rawValue): \(entry.finding.message) "
+                             + "[\(entry.finding.rule)] — \(entry.reason)")
+            }
+        }
+        if hiddenByBaseline > 0 {
+            lines.append("")
+            lines.append("\(hiddenByBaseline) known finding\(hiddenByBaseline == 1 ? "" : "s") hidden by the baseline")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

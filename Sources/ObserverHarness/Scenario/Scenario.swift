@@ -11,8 +11,22 @@ public struct Scenario: Sendable {
     public let description: String?
     /// The file it was read from, as given (reports never show it).
     public let path: String
+    /// Findings the scenario accepts, with why (`"suppress"`): reported as
+    /// suppressed, never dropped.
+    public let suppressions: [Suppression]
     let registries: [String: RegistryDeclaration]
     let steps: [Step]
+}
+
+/// A rule a scenario accepts, and why: `{"rule": "unobserved-post", "reason": "…"}`.
+public struct Suppression: Sendable, Hashable {
+    public let rule: String
+    public let reason: String
+
+    public init(rule: String, reason: String) {
+        self.rule = rule
+        self.reason = reason
+    }
 }
 
 /// A registry the scenario declares.

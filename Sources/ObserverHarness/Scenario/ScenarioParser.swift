@@ -79,7 +79,7 @@ struct ScenarioParser {
 
     mutating func scenario(_ root: JSONNode) throws(InputError) -> Scenario {
         let object = try FieldReader(root, "the scenario", self)
-        try object.allowOnly(["format", "version", "scenario", "description", "registries", "steps"])
+        try object.allowOnly(["format", "version", "scenario", "description", "registries", "steps", "suppress"])
         let format = try object.requiredString("format")
         guard format.value == Scenario.format else {
             throw error("\"format\" must be \"\(Scenario.format)\", not \"\(format.value)\"", at: format.offset)
@@ -104,7 +104,31 @@ struct ScenarioParser {
         try declare(stepNodes)
         var validator = NameValidator()
         let steps = try self.steps(stepNodes, validator: &validator)
-        return Scenario(name: name, description: description, path: path, registries: registries, steps: steps)
+        let suppressions = try object.node("suppress").map { node throws(InputError) in try self.suppressions(node) } ?? []
+        return Scenario(name: name, description: description, path: path, suppressions: suppressions,
+                        registries: registries, steps: steps)
+    }
+
+    /// `"suppress": [{"rule": ID, "reason": TEXT}]`: a known rule, once, with a reason.
+    private func suppressions(_ node: JSONNode) throws(InputError) -> [Suppression] {
+        var result: [Suppression] = []
+        for element in try array(node, "\"suppress\"") {
+            let entry = try FieldReader(element, "a suppression", self)
+            try entry.allowOnly(["rule", "reason"])
+            let rule = try entry.requiredString("rule")
+            guard RuleCatalog.descriptor(id: rule.value) != nil else {
+                throw error("unknown rule \"\(rule.value)\" (`harness-cli rules` lists them)", at: rule.offset)
+            }
+            guard !result.contains(where: { $0.rule == rule.value }) else {
+                throw error("\"\(rule.value)\" is suppressed twice", at: rule.offset)
+            }
+            let reason = try entry.requiredString("reason")
+            guard reason.value.contains(where: { !$0.isWhitespace }) else {
+                throw error("a suppression needs a \"reason\": say why this finding is accepted", at: reason.offset)
+            }
+            result.append(Suppression(rule: rule.value, reason: reason.value))
+        }
+        return result
     }
 
     private func registry(_ member: JSONMember) throws(InputError) -> RegistryDeclaration {

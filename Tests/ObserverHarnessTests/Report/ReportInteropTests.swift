@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import ObserverHarness
+
+@Suite struct ReportInteropTests {
+    private static func sampleSet() throws -> ReportSet {
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Golden/examples")
+        var reports: [Report] = []
+        for name in ["add-to-cart-broadcast", "observer-outlives-screen"] {
+            var report = try Scenario.load(contentsOf: examples.appendingPathComponent("\(name).scenario.json")).run()
+            report.file = "Golden/examples/\(name).scenario.json"
+            reports.append(report)
+        }
+        return ReportSet(reports: reports)
+    }
+
+    @Test func aReportSetReadsBackEqualToWhatWasWritten() throws {
+        var set = try Self.sampleSet()
+        set.reports[0].suppressed = [SuppressedFinding(finding: set.reports[0].findings[0], reason: "accepted")]
+        set.reports[0].hiddenByBaseline = 2
+        let text = set.jsonText()
+        let read = try ReportSet.parse(Array(text.utf8), path: "set.json")
+        #expect(read == set)
+        #expect(read.jsonText() == text)
+        #expect(read.reports[0].findings[0].line != nil)
+    }
+
+    @Test func aSingleReportReadsAsASetOfOne() throws {
+        let report = try Self.sampleSet().reports[1]
+        let read = try ReportSet.parse(Array(report.jsonText().utf8), path: "one.json")
+        #expect(read.reports == [report])
+    }
+
+    @Test(arguments: [
+        (#"{"format": "observer-harness-report", "version": 2}"#, "one.json:1:50: error: unsupported report version"),
+        (#"{"format": "other"}"#, "one.json:1:12: error: \"format\" must be"),
+        (#"{"format": "observer-harness-report", "version": 1, "scenario": "x", "summary": {"events": -1}, "findings": []}"#,
+         "one.json:1:92: error: \"events\" must be a whole number"),
+        (#"{"format": "observer-harness-report", "version": 1, "scenario": "x", "summary": {"events": 1}, "findings": [], "extra": 1}"#,
+         "one.json:1:112: error: unknown field \"extra\""),
+        ("[1, 2", "one.json:1:6: error:"),
+    ])
+    func aBadReportFileIsAnErrorAtItsPosition(text: String, expected: String) {
+        #expect(throws: InputError.self) { try ReportSet.parse(Array(text.utf8), path: "one.json") }
+        do {
+            _ = try ReportSet.parse(Array(text.utf8), path: "one.json")
+        } catch {
+            #expect(error.description.hasPrefix(expected), "\(error.description)")
+        }
+    }
+
+    @Test func fingerprintsIgnoreLineNumbersButNotFiles() {
+        let finding = Finding(rule: "duplicate-registration", severity: .error,
+                              message: "x registered twice (at Cart.swift:12 and again at Cart.swift:14:3)",
+                              site: CallSite(file: "Cart.swift", line: 14))
+        var moved = finding
+        moved.message = "x registered twice (at Cart.swift:40 and again at Cart.swift:42:3)"
+        moved.site = CallSite(file: "Cart.swift", line: 42)
+        var elsewhere = finding
+        elsewhere.site = CallSite(file: "Checkout.swift", line: 14)
+        #expect(finding.fingerprint(scenario: "s") == moved.fingerprint(scenario: "s"))
+        #expect(finding.fingerprint(scenario: "s") != elsewhere.fingerprint(scenario: "s"))
+        #expect(finding.fingerprint(scenario: "s") != finding.fingerprint(scenario: "t"))
+        #expect(Finding.withoutLineNumbers("at Cart.swift:12, key a:b, time 10:30") == "at Cart.swift, key a:b, time 10:30")
+    }
+
+    @Test func baselineRoundTripHidesExactlyItsFindings() throws {
+        let set = try Self.sampleSet()
+        let total = set.reports.map(\.findings.count).reduce(0, +)
+        let baseline = try Baseline.parse(Array(Baseline(set).jsonText().utf8), path: "baseline.json")
+        #expect(baseline.entries.count == total)
+        let hidden = set.applying(baseline)
+        #expect(hidden.reports.allSatisfy { $0.findings.isEmpty })
+        #expect(hidden.reports.map(\.hiddenByBaseline).reduce(0, +) == total)
+        // A baseline of the first report only leaves the second report's findings.
+        let partial = Baseline(ReportSet(reports: [set.reports[0]]))
+        let shown = set.applying(partial)
+        #expect(shown.reports[0].findings.isEmpty)
+        #expect(shown.reports[1].findings == set.reports[1].findings)
+    }
+
+    @Test func xmlEscapingLeavesNoMarkupOrForbiddenCharacters() {
+        #expect(ReportSet.xmlEscaped("a<b>&\"c'\u{1}\u{FFFE}\n\té") == "a&lt;b&gt;&amp;&quot;c&apos;\u{FFFD}\u{FFFD}\n\té")
+    }
+}
