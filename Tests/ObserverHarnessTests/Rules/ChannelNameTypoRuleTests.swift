@@ -23,6 +23,39 @@ extension Rules {
             #expect(finding.message.contains("\"AddToCard\""))
         }
 
+        @Test func channelNameTypoFiresAtTheObserverWhenTheRightNameMeetsElsewhere() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "list" },
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "center", "observer": "list", "channel": "ProductDidUpdate",
+                    "handler": [] },
+                  { "op": "observe", "registry": "center", "observer": "badge", "channel": "ProductDidUpdte",
+                    "handler": [], "site": "Badge.swift:9" },
+                  { "op": "post", "registry": "center", "channel": "ProductDidUpdate", "site": "Catalog.swift:30" }
+                ]
+                """).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.shape == FindingShape(objects: [], registry: "center", channel: "ProductDidUpdte", step: 3,
+                                                  site: "Badge.swift:9"))
+            #expect(finding.message.contains("never hears it"))
+        }
+
+        @Test func channelNameTypoFiresAtThePostWhenTheRightNameMeetsElsewhere() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "observe", "registry": "center", "observer": "cart", "channel": "AddToCart", "handler": [] },
+                  { "op": "post", "registry": "center", "channel": "AddToCart", "site": "ProductCell.swift:22" },
+                  { "op": "post", "registry": "center", "channel": "AddToCard", "site": "QuickBuy.swift:8" }
+                ]
+                """).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.shape == FindingShape(objects: [], registry: "center", channel: "AddToCard", step: 3,
+                                                  site: "QuickBuy.swift:8"))
+            report.expectNone(of: "unobserved-post")
+        }
+
         @Test func channelNameTypoIgnoresNamesThatBothMeetElsewhere() throws {
             let report = try InlineScenario("""
                 [

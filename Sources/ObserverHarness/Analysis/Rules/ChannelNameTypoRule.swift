@@ -6,8 +6,9 @@ struct ChannelNameTypoRule: Rule {
         summary: "A posted and an observed channel differ by a small edit distance and never meet.",
         explanation: """
             Notification names are strings. When one side spells the name differently ("AddToCard" for \
-            "AddToCart"), nothing fails: the post reaches nobody and the observer waits forever. Names that both \
-            meet a partner elsewhere are taken as distinct on purpose, and so are names that differ only in digits.
+            "AddToCart"), nothing fails: the post reaches nobody and the observer waits forever. The misspelt \
+            side is the one that never meets a partner, even when the right spelling is used elsewhere. Names \
+            that both meet a partner are taken as distinct on purpose, and so are names that differ only in digits.
             """,
         fix: "Declare each name once (a static Notification.Name constant) and use the constant on both sides.")
 
@@ -19,22 +20,45 @@ struct ChannelNameTypoRule: Rule {
         let post: TraceIndex.PostRecord
         let addSequence: Int
         let addSite: UInt32
+        /// The posted name is also observed elsewhere: the observation is misspelt.
+        let postedMeetsElsewhere: Bool
+        /// The observed name is also posted elsewhere: the post is misspelt.
+        let observedMeetsElsewhere: Bool
     }
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         for pair in Self.typoPairs(trace) {
             let chars = pair.distance == 1 ? "one character" : "\(pair.distance) characters"
-            findings.append(finding(
-                "\(trace.quoted(pair.posted)) is posted (at \(siteText(trace, pair.post.site))) and "
-                    + "\(trace.quoted(pair.observed)) is observed (at \(siteText(trace, pair.addSite))) in "
-                    + "\(trace.registryName(pair.registry)), but they never meet: the names differ by \(chars).",
-                registry: trace.registryName(pair.registry), channel: trace.string(pair.posted),
-                step: trace.step(of: pair.post.sequence), site: trace.site(pair.post.site),
-                location: trace.location(pair.post.site), events: [pair.addSequence, pair.post.sequence]))
+            let registry = trace.registryName(pair.registry)
+            let posted = "\(trace.quoted(pair.posted)) is posted (at \(siteText(trace, pair.post.site)))"
+            let observed = "\(trace.quoted(pair.observed)) is observed (at \(siteText(trace, pair.addSite)))"
+            if pair.postedMeetsElsewhere {
+                // The right name works for others; this observer waits for a name nobody posts.
+                findings.append(finding(
+                    "\(observed) in \(registry) but never posted, while \(posted): the names differ by \(chars), "
+                        + "so this observer never hears it.",
+                    registry: registry, channel: trace.string(pair.observed),
+                    step: trace.step(of: pair.addSequence), site: trace.site(pair.addSite),
+                    location: trace.location(pair.addSite), events: [pair.addSequence, pair.post.sequence]))
+            } else if pair.observedMeetsElsewhere {
+                findings.append(finding(
+                    "\(posted) in \(registry) but nobody observes it, while \(observed): the names differ by "
+                        + "\(chars), so this post reaches nobody.",
+                    registry: registry, channel: trace.string(pair.posted),
+                    step: trace.step(of: pair.post.sequence), site: trace.site(pair.post.site),
+                    location: trace.location(pair.post.site), events: [pair.addSequence, pair.post.sequence]))
+            } else {
+                findings.append(finding(
+                    "\(posted) and \(observed) in \(registry), but they never meet: the names differ by \(chars).",
+                    registry: registry, channel: trace.string(pair.posted),
+                    step: trace.step(of: pair.post.sequence), site: trace.site(pair.post.site),
+                    location: trace.location(pair.post.site), events: [pair.addSequence, pair.post.sequence]))
+            }
         }
     }
 
-    /// Every (posted, observed) pair of near-identical names that never meet.
+    /// Every (posted, observed) pair of near-identical names where at least
+    /// one side never meets a partner.
     static func typoPairs(_ trace: TraceIndex) -> [Pair] {
         var firstPost: [UInt32: [UInt32: TraceIndex.PostRecord]] = [:]
         var firstAdd: [UInt32: [UInt32: TraceIndex.RegistrationRecord]] = [:]
@@ -51,13 +75,15 @@ struct ChannelNameTypoRule: Rule {
         var pairs: [Pair] = []
         for registry in firstPost.keys.sorted() {
             guard let posted = firstPost[registry], let observed = firstAdd[registry] else { continue }
-            for (postedName, post) in posted.sorted(by: { $0.value.sequence < $1.value.sequence })
-                where observed[postedName] == nil {
-                for (observedName, add) in observed.sorted(by: { $0.value.addSequence < $1.value.addSequence })
-                    where posted[observedName] == nil {
-                    guard let distance = typoDistance(trace.string(postedName), trace.string(observedName)) else { continue }
+            for (postedName, post) in posted.sorted(by: { $0.value.sequence < $1.value.sequence }) {
+                let postedMeets = observed[postedName] != nil
+                for (observedName, add) in observed.sorted(by: { $0.value.addSequence < $1.value.addSequence }) {
+                    let observedMeets = posted[observedName] != nil
+                    guard !(postedMeets && observedMeets),
+                          let distance = typoDistance(trace.string(postedName), trace.string(observedName)) else { continue }
                     pairs.append(Pair(registry: registry, posted: postedName, observed: observedName, distance: distance,
-                                      post: post, addSequence: add.addSequence, addSite: add.site))
+                                      post: post, addSequence: add.addSequence, addSite: add.site,
+                                      postedMeetsElsewhere: postedMeets, observedMeetsElsewhere: observedMeets))
                 }
             }
         }
