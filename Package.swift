@@ -9,11 +9,14 @@ let package = Package(
         // library without XCTest (swift-log ships its test doubles the same way).
         .library(name: "ObserverHarnessTesting", targets: ["ObserverHarnessTesting"]),
         .executable(name: "harness-cli", targets: ["harness-cli"]),
+        .executable(name: "harness-bench", targets: ["harness-bench"]),
     ],
     targets: [
         .target(name: "ObserverHarness"),
         .target(name: "ObserverHarnessTesting", dependencies: ["ObserverHarness"]),
         .executableTarget(name: "harness-cli", dependencies: ["ObserverHarness"]),
+        // Performance benchmark (BENCHMARKS.md); CI runs it with --quick.
+        .executableTarget(name: "harness-bench", dependencies: ["ObserverHarness"]),
         .testTarget(name: "ObserverHarnessTests", dependencies: ["ObserverHarness"]),
         .testTarget(name: "ObserverHarnessTestingTests", dependencies: ["ObserverHarness", "ObserverHarnessTesting"]),
         // Runs the real executable, so it depends on it to have it built.

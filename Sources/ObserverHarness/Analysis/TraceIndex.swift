@@ -14,9 +14,14 @@ struct TraceIndex {
         let tokenForm: Bool
         let site: UInt32
         let isDelegate: Bool
+        /// The number of its (registry, channel) pair: see ``channelCount``.
+        let channelKey: Int
         var removeSequence: Int?
         var tokenDropSequence: Int?
-        var deliveries: [Int] = []
+        /// Its deliveries that reached a deallocated observer (`deliverToDead`):
+        /// the only ones rules ask for, and almost always none, so records
+        /// copy without touching an array buffer.
+        var deadDeliveries: [Int] = []
 
         func isActive(at sequence: Int) -> Bool {
             addSequence < sequence && (removeSequence.map { $0 > sequence } ?? true)
@@ -38,7 +43,9 @@ struct TraceIndex {
         let channel: UInt32
         let sender: UInt32
         let site: UInt32
-        var deliveries: [Int] = []
+        /// The number of its (registry, channel) pair: see ``channelCount``.
+        let channelKey: Int
+        var deliveries = DeliveryList()
     }
 
     struct DelegateSet {
@@ -68,13 +75,19 @@ struct TraceIndex {
     }
 
     let recording: Recording
-    private(set) var registrations: [UInt32: RegistrationRecord] = [:]
+    /// One record per registration id, in the order of first addition. Rules
+    /// walk ``registrationsInOrder``; a dictionary here cost a hash and a copy
+    /// per registration in every rule, the bulk of analysis time.
+    private(set) var registrationRecords: [RegistrationRecord] = []
+    private var registrationSlots = DenseIndex()
     /// Registration ids in the order they were added.
     private(set) var registrationOrder: [UInt32] = []
+    /// `registrationOrder` as slots of `registrationRecords`.
+    private var registrationOrderSlots: [Int32] = []
     private(set) var ignoredDuplicateAdds: [Int] = []
     private(set) var lifetimes: [Lifetime]
+    /// In sequence order (see ``postIndex(ofSequence:)``).
     private(set) var posts: [PostRecord] = []
-    private(set) var postIndexBySequence: [Int: Int] = [:]
     private(set) var removals: [Int] = []
     private(set) var mutations: [Int] = []
     private(set) var delegateSets: [DelegateSet] = []
@@ -82,6 +95,9 @@ struct TraceIndex {
     private(set) var invocations: [Invocation] = []
     private(set) var retains: [(holder: UInt32, target: UInt32, sequence: Int)] = []
     private(set) var cycleCuts: [Int] = []
+    /// Numbers every (registry, channel) pair posted or registered, so rules
+    /// keep per-channel state in arrays rather than hash per post.
+    private var channels: PairNumbering
     private var stepStarts: [(sequence: Int, step: Int)] = []
 
     var events: EventLog { recording.events }
@@ -89,6 +105,7 @@ struct TraceIndex {
     init(_ recording: Recording) {
         self.recording = recording
         lifetimes = Array(repeating: Lifetime(), count: recording.objects.count)
+        channels = PairNumbering(firstCount: recording.registries.count, secondCount: recording.strings.count)
         var activeDelegate: [SlotKey: UInt32] = [:]
         for sequence in 0..<recording.events.count {
             let event = recording.events[sequence]
@@ -110,45 +127,52 @@ struct TraceIndex {
                 if event.flags.contains(.ignoredDuplicate) {
                     ignoredDuplicateAdds.append(sequence)
                 } else {
-                    registrations[event.registration] = RegistrationRecord(
+                    addRegistration(RegistrationRecord(
                         id: event.registration, addSequence: sequence, registry: event.registry,
                         observer: event.object, channel: event.channel, anyChannel: event.flags.contains(.anyChannel),
                         sender: event.subject, hold: event.flags.hold, tokenForm: event.flags.contains(.tokenForm),
-                        site: event.site, isDelegate: false)
-                    registrationOrder.append(event.registration)
+                        site: event.site, isDelegate: false,
+                        channelKey: channels.number(event.registry, event.channel)))
                 }
                 mutations.append(sequence)
             case .remove:
-                if event.registration != 0, registrations[event.registration]?.removeSequence == nil {
-                    registrations[event.registration]?.removeSequence = sequence
+                if event.registration != 0, let slot = registrationSlots[event.registration],
+                   registrationRecords[slot].removeSequence == nil {
+                    registrationRecords[slot].removeSequence = sequence
                 }
                 removals.append(sequence)
                 mutations.append(sequence)
             case .tokenDropped:
-                registrations[event.registration]?.tokenDropSequence = sequence
+                if let slot = registrationSlots[event.registration] {
+                    registrationRecords[slot].tokenDropSequence = sequence
+                }
             case .delegateSet:
                 let key = SlotKey(registry: event.registry, owner: event.subject)
-                if let previous = activeDelegate[key] { registrations[previous]?.removeSequence = sequence }
+                if let previous = activeDelegate[key], let slot = registrationSlots[previous] {
+                    registrationRecords[slot].removeSequence = sequence
+                }
                 activeDelegate[key] = nil
                 if event.registration != 0 {
-                    registrations[event.registration] = RegistrationRecord(
+                    addRegistration(RegistrationRecord(
                         id: event.registration, addSequence: sequence, registry: event.registry,
                         observer: event.object, channel: 0, anyChannel: true, sender: event.subject,
-                        hold: event.flags.hold, tokenForm: false, site: event.site, isDelegate: true)
-                    registrationOrder.append(event.registration)
+                        hold: event.flags.hold, tokenForm: false, site: event.site, isDelegate: true,
+                        channelKey: channels.number(event.registry, 0)))
                     activeDelegate[key] = event.registration
                 }
                 delegateSets.append(DelegateSet(sequence: sequence, registry: event.registry, owner: event.subject,
                                                 delegate: event.object, site: event.site))
             case .post, .propertySet, .delegateCall:
-                postIndexBySequence[sequence] = posts.count
                 posts.append(PostRecord(sequence: sequence, kind: event.kind, registry: event.registry,
-                                        channel: event.channel, sender: event.subject, site: event.site))
+                                        channel: event.channel, sender: event.subject, site: event.site,
+                                        channelKey: channels.number(event.registry, event.channel)))
             case .deliver, .deliverSkipped, .deliverToDead:
-                if event.cause != Event.none, let index = postIndexBySequence[Int(event.cause)] {
+                if event.cause != Event.none, let index = postIndex(ofSequence: Int(event.cause)) {
                     posts[index].deliveries.append(sequence)
                 }
-                registrations[event.registration]?.deliveries.append(sequence)
+                if event.kind == .deliverToDead, let slot = registrationSlots[event.registration] {
+                    registrationRecords[slot].deadDeliveries.append(sequence)
+                }
             case .increment, .stateSet, .append, .read:
                 effects.append(Effect(sequence: sequence, kind: event.kind, key: event.channel,
                                       value: event.registration,
@@ -164,9 +188,52 @@ struct TraceIndex {
         }
     }
 
+    /// Records a registration; an id added again (only a hand-written trace
+    /// does that) replaces its record, as a later add always has.
+    private mutating func addRegistration(_ record: RegistrationRecord) {
+        let slot: Int
+        if let existing = registrationSlots[record.id] {
+            slot = existing
+            registrationRecords[slot] = record
+        } else {
+            slot = registrationRecords.count
+            registrationSlots.insert(slot, for: record.id)
+            registrationRecords.append(record)
+        }
+        registrationOrder.append(record.id)
+        registrationOrderSlots.append(Int32(slot))
+    }
+
     // MARK: Queries
 
-    func registration(_ id: UInt32) -> RegistrationRecord? { registrations[id] }
+    /// How many (registry, channel) pairs there are: every ``PostRecord/channelKey``
+    /// and ``RegistrationRecord/channelKey`` is below it.
+    var channelCount: Int { channels.count }
+
+    func registration(_ id: UInt32) -> RegistrationRecord? {
+        registrationSlots[id].map { registrationRecords[$0] }
+    }
+
+    /// The record of every id in ``registrationOrder``, in that order, without
+    /// a lookup per id.
+    var registrationsInOrder: LazyMapSequence<[Int32], RegistrationRecord> {
+        let records = registrationRecords
+        return registrationOrderSlots.lazy.map { records[Int($0)] }
+    }
+
+    /// The index in ``posts`` of the post, property set or delegate call at
+    /// `sequence`. Deliveries usually answer the latest post, so that is tried
+    /// before a binary search (posts are in sequence order).
+    func postIndex(ofSequence sequence: Int) -> Int? {
+        guard let last = posts.last else { return nil }
+        if last.sequence == sequence { return posts.count - 1 }
+        var low = 0, high = posts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if posts[mid].sequence < sequence { low = mid + 1 } else { high = mid }
+        }
+        return low < posts.count && posts[low].sequence == sequence ? low : nil
+    }
 
     /// The top-level scenario step an event belongs to (nil outside replays).
     func step(of sequence: Int) -> Int? {
@@ -186,6 +253,8 @@ struct TraceIndex {
     func string(_ id: UInt32) -> String { recording.string(id) }
     func registryName(_ id: UInt32) -> String { recording.registry(id).name }
     func registryInfo(_ id: UInt32) -> RegistryInfo { recording.registry(id) }
+    /// A registry's kind without copying its name (rules ask per post).
+    func registryKind(_ id: UInt32) -> RegistryKind { recording.registries[Int(id)].kind }
     func name(_ object: UInt32) -> String { recording.objectName(object) }
 
     /// `label (Type)`, or `Type#id` when there is no label.
@@ -198,7 +267,7 @@ struct TraceIndex {
     /// The post, property set or delegate call that an event was caused by.
     func post(ofDelivery sequence: Int) -> PostRecord? {
         let cause = events[sequence].cause
-        guard cause != Event.none, let index = postIndexBySequence[Int(cause)] else { return nil }
+        guard cause != Event.none, let index = postIndex(ofSequence: Int(cause)) else { return nil }
         return posts[index]
     }
 

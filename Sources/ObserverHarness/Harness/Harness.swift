@@ -109,6 +109,9 @@ public final class Harness: Sendable {
 
     /// The number of events recorded so far.
     public var eventCount: Int { recorder.eventCount }
+
+    /// The memory the recording takes so far (for `harness-bench`).
+    package var memoryFootprint: MemoryFootprint { recorder.memoryFootprint }
 }
 
 /// An object's identity within one recording: never an address.

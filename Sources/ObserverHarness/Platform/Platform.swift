@@ -62,9 +62,11 @@ func monotonicNanoseconds() -> UInt64 {
 final class ThreadContext {
     let threadNumber: UInt16
     /// The recorder and sequence number of the delivery, delegate call or
-    /// method invocation whose body is running on this thread.
-    var frameRecorder: ObjectIdentifier?
-    var frameSequence: UInt32 = Event.none
+    /// method invocation whose body is running on this thread. Only this
+    /// thread touches them, so the runtime's exclusivity checks (a call each,
+    /// several per delivery) buy nothing.
+    @exclusivity(unchecked) var frameRecorder: ObjectIdentifier?
+    @exclusivity(unchecked) var frameSequence: UInt32 = Event.none
 
     init(threadNumber: UInt16) { self.threadNumber = threadNumber }
 
@@ -104,3 +106,36 @@ private let threadContextKey: pthread_key_t = {
     }
     return key
 }()
+
+/// A file open for reading, through open(2), fstat(2), read(2) and close(2):
+/// what ``InputFile`` needs to read an untrusted file a bounded amount.
+struct ReadableFile {
+    private let descriptor: Int32
+
+    /// Opens `path`, or returns nil with ``lastError`` set.
+    init?(path: String) {
+        descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+    }
+
+    /// The size of a regular file; nil for a pipe, a device and the like.
+    var regularFileSize: Int? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(status.st_size)
+    }
+
+    /// Reads into `buffer`: the count read, 0 at the end, nil on an error.
+    func readSome(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { return nil }
+        }
+    }
+
+    func closeFile() { close(descriptor) }
+
+    /// What the last failed call says went wrong.
+    static var lastError: String { String(cString: strerror(errno)) }
+}

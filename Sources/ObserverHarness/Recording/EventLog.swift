@@ -8,8 +8,9 @@ final class EventStorage: @unchecked Sendable {
     static let chunkMask = chunkSize - 1
 
     // Mutated only under the owning recorder's lock; read through snapshots.
-    private(set) var chunks: [UnsafeMutablePointer<Event>] = []
-    private(set) var count = 0
+    // The lock already orders every access, so no runtime exclusivity checks.
+    @exclusivity(unchecked) private(set) var chunks: [UnsafeMutablePointer<Event>] = []
+    @exclusivity(unchecked) private(set) var count = 0
 
     deinit {
         for chunk in chunks { chunk.deallocate() }

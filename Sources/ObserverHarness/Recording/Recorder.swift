@@ -8,14 +8,21 @@ final class Recorder: @unchecked Sendable {
     private let storage = EventStorage()
     private var strings = StringTable()
     private var objects: [ObjectInfo] = [ObjectInfo(typeName: "", label: nil)]
-    private var liveObjects: [WeakReference] = [WeakReference(nil)]
+    /// Weak references to the app objects not yet known to be gone. A dead
+    /// object's entry is dropped, which also frees the weak reference's side
+    /// table (kept for every id ever seen, they cost ~60 bytes per object).
+    private var liveObjects: [UInt32: WeakReference] = [:]
     private var objectIDs: [ObjectIdentifier: UInt32] = [:]
-    private var deallocated: Set<UInt32> = []
+    private var deallocated = ObjectBits()
+    /// Each class's unqualified name and its string id, found once per class
+    /// rather than per object (a name over 15 bytes is a heap string each time).
+    private var typeNames: [ObjectIdentifier: (name: String, id: UInt32)] = [:]
     private var registries: [RegistryInfo] = [RegistryInfo(name: "", kind: .subject)]
     private var sites: [CallSite] = [CallSite(file: "", line: 0)]
     private var siteLocations: [CodeLocation?] = [nil]
     private var siteIDs: [SiteKey: UInt32] = [:]
     private var siteTextIDs: [CallSite: UInt32] = [:]
+    private var lastSite: (key: SiteKey?, id: UInt32) = (nil, 0)
     private var nextRegistration: UInt32 = 1
 
     // MARK: Recording events
@@ -94,8 +101,7 @@ final class Recorder: @unchecked Sendable {
     /// Whether `id` is known dead, with the lock already held.
     func isDeallocatedLocked(_ id: UInt32) -> Bool {
         if deallocated.contains(id) { return true }
-        let reference = liveObjects[Int(id)]
-        if reference.isTracking && reference.object == nil {
+        if let reference = liveObjects[id], reference.object == nil {
             appendDeallocLocked(id, flags: .detectedLate)
             return true
         }
@@ -142,7 +148,12 @@ final class Recorder: @unchecked Sendable {
         // StaticString's pointer identifies the file cheaply; a rare
         // non-pointer StaticString goes by text instead.
         let key = SiteKey(location)
-        if key.file != nil, let id = siteIDs[key] { return id }
+        // Calls in a loop repeat their site: compare before hashing.
+        if key.file != nil, key == lastSite.key { return lastSite.id }
+        if key.file != nil, let id = siteIDs[key] {
+            lastSite = (key, id)
+            return id
+        }
         let site = location.callSite
         let id: UInt32
         if let existing = siteTextIDs[site] {
@@ -166,7 +177,7 @@ final class Recorder: @unchecked Sendable {
         let key = ObjectIdentifier(object)
         lock.lock()
         if let id = objectIDs[key] {
-            if liveObjects[Int(id)].object === object {
+            if liveObjects[id]?.object === object {
                 if let label, objects[Int(id)].label == nil { objects[Int(id)].label = label }
                 lock.unlock()
                 return id
@@ -175,27 +186,46 @@ final class Recorder: @unchecked Sendable {
             appendDeallocLocked(id, flags: .detectedLate)
         }
         let id = UInt32(objects.count)
-        let typeName = _typeName(type(of: object), qualified: false)
-        objects.append(ObjectInfo(typeName: typeName, label: label))
-        liveObjects.append(WeakReference(object))
+        let typeName = typeNameLocked(of: object)
+        objects.append(ObjectInfo(typeName: typeName.name, label: label))
+        liveObjects[id] = WeakReference(object)
         objectIDs[key] = id
         let trackSite = site.map { siteID(locked: $0) } ?? 0
-        _ = appendLocked(Event(kind: .track, site: trackSite, channel: strings.intern(typeName), object: id),
+        _ = appendLocked(Event(kind: .track, site: trackSite, channel: typeName.id, object: id),
                          context: ThreadContext.current)
         lock.unlock()
         return id
     }
 
+    private func typeNameLocked(of object: AnyObject) -> (name: String, id: UInt32) {
+        let type = ObjectIdentifier(Swift.type(of: object))
+        if let known = typeNames[type] { return known }
+        let name = _typeName(Swift.type(of: object), qualified: false)
+        let entry = (name: name, id: strings.intern(name))
+        typeNames[type] = entry
+        return entry
+    }
+
     /// The id of a token a block registration returns, named after the line
     /// that registered it: a report saying `block#4 (Cart.swift:12)` points at
     /// code, where `NotificationObserverToken#4` would not.
-    func tokenID(for token: AnyObject, kind: String, site: CodeLocation) -> UInt32 {
+    func tokenID(for token: AnyObject, site: CodeLocation) -> UInt32 {
         let id = objectID(for: token, site: site)
-        let file = "\(site.fileID)".split(separator: "/").last.map(String.init) ?? "\(site.fileID)"
-        withLock {
-            if objects[Int(id)].label == nil { objects[Int(id)].label = "\(kind)#\(id) (\(file):\(site.line))" }
-        }
+        withLock { objects[Int(id)].tokenSite = siteIDLocked(.location(site)) }
         return id
+    }
+
+    /// The objects with every token's label made.
+    private func labelledObjectsLocked() -> [ObjectInfo] {
+        var result = objects
+        for index in result.indices where result[index].label == nil && result[index].tokenSite != 0 {
+            let site = sites[Int(result[index].tokenSite)]
+            let file = site.file.split(separator: "/").last.map(String.init) ?? site.file
+            let kind = result[index].typeName == "PropertyObservation" ? "observation" : "block"
+            result[index].label = "\(kind)#\(index) (\(file):\(site.line))"
+            result[index].tokenSite = 0  // a recording holds only the label, as a trace does
+        }
+        return result
     }
 
     /// The id to remove `object`'s registrations by. Swift empties weak
@@ -213,7 +243,6 @@ final class Recorder: @unchecked Sendable {
         lock.lock()
         let id = UInt32(objects.count)
         objects.append(ObjectInfo(typeName: typeName, label: label))
-        liveObjects.append(WeakReference(nil))
         _ = appendLocked(Event(kind: .track, site: site, channel: strings.intern(typeName), object: id),
                          context: ThreadContext.current)
         lock.unlock()
@@ -232,8 +261,12 @@ final class Recorder: @unchecked Sendable {
     }
 
     private func appendDeallocLocked(_ id: UInt32, flags: EventFlags, site: UInt32 = 0) {
-        guard deallocated.insert(id).inserted else { return }
-        if let key = liveObjects[Int(id)].key, objectIDs[key] == id { objectIDs[key] = nil }
+        guard deallocated.insert(id) else { return }
+        // The address keeps naming this id until another object is tracked
+        // there: an observer whose death a delivery noticed first (on another
+        // thread) may still remove itself in its deinit, and that removal
+        // must find its registrations, not track the dying object anew.
+        liveObjects.removeValue(forKey: id)
         _ = appendLocked(Event(kind: .dealloc, flags: flags, site: site, object: id), context: ThreadContext.current)
     }
 
@@ -241,11 +274,9 @@ final class Recorder: @unchecked Sendable {
     /// is now empty (done before analysis).
     func sweepDeallocations() {
         lock.withLock {
-            for id in 1..<liveObjects.count where !deallocated.contains(UInt32(id)) {
-                let reference = liveObjects[id]
-                if reference.isTracking && reference.object == nil {
-                    appendDeallocLocked(UInt32(id), flags: .detectedLate)
-                }
+            // In id order: the recording must not depend on hash order.
+            for id in liveObjects.filter({ $0.value.object == nil }).keys.sorted() {
+                appendDeallocLocked(id, flags: .detectedLate)
             }
         }
     }
@@ -262,12 +293,41 @@ final class Recorder: @unchecked Sendable {
     func snapshot() -> Recording {
         lock.withLock {
             Recording(events: EventLog(storage: storage, count: storage.count),
-                      strings: strings.strings, objects: objects, registries: registries,
+                      strings: strings.strings, objects: labelledObjectsLocked(), registries: registries,
                       sites: sites, siteLocations: siteLocations)
         }
     }
 
     var eventCount: Int { lock.withLock { storage.count } }
+
+    /// What the recording holds in memory: the event chunks allocated so far
+    /// (exact) and its tables (estimated from capacities; string bytes that
+    /// Swift stores inline are not counted twice).
+    var memoryFootprint: MemoryFootprint {
+        lock.withLock {
+            let eventBytes = storage.chunks.count * EventStorage.chunkSize * MemoryLayout<Event>.stride
+            var tableBytes = strings.strings.capacity * MemoryLayout<String>.stride * 2  // array + index
+            tableBytes += strings.strings.reduce(0) { $0 + ($1.utf8.count > 15 ? $1.utf8.count : 0) }
+            tableBytes += objects.capacity * MemoryLayout<ObjectInfo>.stride
+            tableBytes += liveObjects.capacity * (MemoryLayout<UInt32>.stride + MemoryLayout<WeakReference>.stride)
+            tableBytes += objectIDs.capacity * (MemoryLayout<ObjectIdentifier>.stride + MemoryLayout<UInt32>.stride)
+            tableBytes += deallocated.byteCount
+            tableBytes += sites.capacity * (MemoryLayout<CallSite>.stride + MemoryLayout<CodeLocation?>.stride)
+            return MemoryFootprint(events: storage.count, eventBytes: eventBytes, tableBytes: tableBytes)
+        }
+    }
+}
+
+/// How much memory a recording takes (``Harness/memoryFootprint``).
+package struct MemoryFootprint: Sendable {
+    /// Events recorded.
+    package var events: Int
+    /// Bytes of event storage allocated (whole chunks).
+    package var eventBytes: Int
+    /// Estimated bytes of the string, object, registry and site tables.
+    package var tableBytes: Int
+    /// Everything, per recorded event.
+    package var bytesPerEvent: Double { events == 0 ? 0 : Double(eventBytes + tableBytes) / Double(events) }
 }
 
 private struct SiteKey: Hashable {
@@ -282,6 +342,27 @@ private struct SiteKey: Hashable {
     }
 }
 
+/// One bit per object id: whether its deallocation has been recorded.
+private struct ObjectBits {
+    private var words: [UInt64] = []
+
+    func contains(_ id: UInt32) -> Bool {
+        let word = Int(id >> 6)
+        return word < words.count && words[word] & (1 << (UInt64(id) & 63)) != 0
+    }
+
+    /// Sets the bit; false when it was set already.
+    mutating func insert(_ id: UInt32) -> Bool {
+        let word = Int(id >> 6)
+        if word >= words.count { words += repeatElement(0, count: word + 1 - words.count) }
+        let bit: UInt64 = 1 << (UInt64(id) & 63)
+        defer { words[word] |= bit }
+        return words[word] & bit == 0
+    }
+
+    var byteCount: Int { words.capacity * MemoryLayout<UInt64>.stride }
+}
+
 /// A weak reference that also remembers which address it was made for.
 struct WeakReference {
     weak var object: AnyObject?
@@ -291,7 +372,4 @@ struct WeakReference {
         self.object = object
         self.key = object.map(ObjectIdentifier.init)
     }
-
-    /// False for entries that never referenced an app object.
-    var isTracking: Bool { key != nil }
 }

@@ -22,11 +22,16 @@ struct Footprints {
         var owners: [Int: (Int, Int)] = [:]
         var decisionByPost: [Int: Int] = [:]
         for (index, decision) in decisions.enumerated() { decisionByPost[decision.postSequence] = index }
+        // Receiver index by registration id, per decision (a post may have thousands).
+        let receiverIndexes = decisions.map { decision in
+            Dictionary(decision.registrations.enumerated().map { ($0.element, $0.offset) },
+                       uniquingKeysWith: { first, _ in first })
+        }
         let events = recording.events
         for sequence in 0..<events.count {
             let event = events[sequence]
             if event.kind.isDelivery, event.cause != Event.none, let decision = decisionByPost[Int(event.cause)],
-               let receiver = decisions[decision].registrations.firstIndex(of: event.registration) {
+               let receiver = receiverIndexes[decision][event.registration] {
                 owners[sequence] = (decision, receiver)
             }
         }
@@ -50,29 +55,28 @@ struct Footprints {
         }
     }
 
-    /// Receivers of `decision` that conflict with at least one other receiver.
+    /// Receivers of `decision` that conflict with at least one other receiver:
+    /// two accesses to one resource conflict unless both read or both increment.
+    ///
+    /// Linear in the accesses (a post may have thousands of receivers): per
+    /// resource, how many receivers access it each way.
     func conflictingReceivers(of decision: Int) -> [Int] {
         let receivers = accesses[decision]
-        var result: [Int] = []
-        for i in receivers.indices {
-            for j in receivers.indices where j != i && Self.conflict(receivers[i], receivers[j]) {
-                result.append(i)
-                break
+        var counts: [Resource: [Int]] = [:]
+        for footprint in receivers {
+            for (resource, access) in footprint { counts[resource, default: [0, 0, 0]][Int(access.rawValue)] += 1 }
+        }
+        return receivers.indices.filter { index in
+            receivers[index].contains { resource, access in
+                guard var others = counts[resource] else { return false }
+                others[Int(access.rawValue)] -= 1
+                switch access {
+                case .read: return others[Int(Access.increment.rawValue)] + others[Int(Access.write.rawValue)] > 0
+                case .increment: return others[Int(Access.read.rawValue)] + others[Int(Access.write.rawValue)] > 0
+                case .write: return others.reduce(0, +) > 0
+                }
             }
         }
-        return result
-    }
-
-    private static func conflict(_ a: [Resource: Access], _ b: [Resource: Access]) -> Bool {
-        let (small, large) = a.count <= b.count ? (a, b) : (b, a)
-        for (resource, access) in small {
-            guard let other = large[resource] else { continue }
-            switch (access, other) {
-            case (.read, .read), (.increment, .increment): continue
-            default: return true
-            }
-        }
-        return false
     }
 
     private static func combine(_ old: Access?, _ new: Access) -> Access {

@@ -22,7 +22,7 @@ extension ReplayTests {
               { "op": "observe", "registry": "center", "observer": "gone", "channel": "Sync", "handler": [] },
               { "op": "release", "object": "gone" },
               { "op": "post", "registry": "center", "channel": "Sync" },
-              { "op": "post", "registry": "center", "channel": "Sinc" },
+              { "op": "post", "registry": "center", "channel": "Flush" },
               { "op": "create", "object": "x", "methods": {
                   "a": [ { "append": "log", "value": "a" } ], "b": [ { "read": "log" } ], "c": [ { "increment": "n" } ] } },
               { "op": "concurrently", "branches": [

@@ -62,25 +62,35 @@ struct ChannelNameTypoRule: Rule {
     static func typoPairs(_ trace: TraceIndex) -> [Pair] {
         var firstPost: [UInt32: [UInt32: TraceIndex.PostRecord]] = [:]
         var firstAdd: [UInt32: [UInt32: TraceIndex.RegistrationRecord]] = [:]
-        for post in trace.posts where post.kind == .post && trace.registryInfo(post.registry).kind != .property {
-            if firstPost[post.registry]?[post.channel] == nil { firstPost[post.registry, default: [:]][post.channel] = post }
+        // The nested tables are touched only the first time a (registry,
+        // channel) pair shows up; a flag per channel number says whether it has.
+        var seen = [Bool](repeating: false, count: trace.channelCount)
+        for post in trace.posts where post.kind == .post && !seen[post.channelKey]
+            && trace.registryKind(post.registry) != .property {
+            seen[post.channelKey] = true
+            firstPost[post.registry, default: [:]][post.channel] = post
         }
-        for id in trace.registrationOrder {
-            guard let registration = trace.registration(id), !registration.isDelegate, !registration.anyChannel,
-                  trace.registryInfo(registration.registry).kind != .property else { continue }
-            if firstAdd[registration.registry]?[registration.channel] == nil {
-                firstAdd[registration.registry, default: [:]][registration.channel] = registration
-            }
+        seen = [Bool](repeating: false, count: trace.channelCount)
+        for registration in trace.registrationsInOrder where !seen[registration.channelKey] {
+            guard !registration.isDelegate, !registration.anyChannel,
+                  trace.registryKind(registration.registry) != .property else { continue }
+            seen[registration.channelKey] = true
+            firstAdd[registration.registry, default: [:]][registration.channel] = registration
         }
         var pairs: [Pair] = []
+        var budget = comparisonBudget
         for registry in firstPost.keys.sorted() {
             guard let posted = firstPost[registry], let observed = firstAdd[registry] else { continue }
+            let observedNames = observed.sorted(by: { $0.value.addSequence < $1.value.addSequence })
+                .map { (id: $0.key, add: $0.value, name: Name(trace.string($0.key))) }
             for (postedName, post) in posted.sorted(by: { $0.value.sequence < $1.value.sequence }) {
                 let postedMeets = observed[postedName] != nil
-                for (observedName, add) in observed.sorted(by: { $0.value.addSequence < $1.value.addSequence }) {
+                let name = Name(trace.string(postedName))
+                for (observedName, add, other) in observedNames {
                     let observedMeets = posted[observedName] != nil
-                    guard !(postedMeets && observedMeets),
-                          let distance = typoDistance(trace.string(postedName), trace.string(observedName)) else { continue }
+                    guard !(postedMeets && observedMeets) else { continue }
+                    guard budget > 0 else { return pairs }
+                    guard let distance = typoDistance(name, other, budget: &budget) else { continue }
                     pairs.append(Pair(registry: registry, posted: postedName, observed: observedName, distance: distance,
                                       post: post, addSequence: add.addSequence, addSite: add.site,
                                       postedMeetsElsewhere: postedMeets, observedMeetsElsewhere: observedMeets))
@@ -90,38 +100,85 @@ struct ChannelNameTypoRule: Rule {
         return pairs
     }
 
+    /// The character comparisons one search for typos may spend. Real apps
+    /// stay far below it; thousands of long, alike channel names (a hostile
+    /// trace or scenario) would otherwise take hours, so the pairs beyond it
+    /// are not compared.
+    static let comparisonBudget = 50_000_000
+
+    /// A channel name, prepared once for comparison with many others.
+    struct Name {
+        let text: String
+        let scalars: [Unicode.Scalar]
+        /// Without digits: names that differ only in digits are a family.
+        let family: [Unicode.Scalar]
+
+        init(_ text: String) {
+            self.text = text
+            scalars = Array(text.unicodeScalars)
+            family = scalars.filter { !("0"..."9").contains($0) }
+        }
+    }
+
     /// The edit distance when it is small enough to look like a typo: one edit
     /// for names up to 11 characters, two for longer ones; nil otherwise.
     static func typoDistance(_ a: String, _ b: String) -> Int? {
-        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
-        let longest = max(x.count, y.count)
-        guard min(x.count, y.count) >= 4, a != b else { return nil }
-        let bound = longest >= 12 ? 2 : 1
-        guard abs(x.count - y.count) <= bound else { return nil }
-        // Names that differ only in digits (Item1, Item2) are a family, not a typo.
-        if x.filter({ !("0"..."9").contains($0) }) == y.filter({ !("0"..."9").contains($0) }) { return nil }
-        let distance = optimalStringAlignmentDistance(x, y)
-        return distance <= bound ? distance : nil
+        var budget = Int.max
+        return typoDistance(Name(a), Name(b), budget: &budget)
     }
 
-    /// Levenshtein distance where swapping two adjacent characters is one edit.
-    static func optimalStringAlignmentDistance(_ x: [Unicode.Scalar], _ y: [Unicode.Scalar]) -> Int {
-        if x.isEmpty { return y.count }
-        if y.isEmpty { return x.count }
-        var previous2 = [Int](repeating: 0, count: y.count + 1)
-        var previous = Array(0...y.count)
-        var current = [Int](repeating: 0, count: y.count + 1)
-        for i in 1...x.count {
-            current[0] = i
-            for j in 1...y.count {
-                let cost = x[i - 1] == y[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
-                    current[j] = min(current[j], previous2[j - 2] + 1)
+    /// ``typoDistance(_:_:)``, spending `budget` (one unit per pair and per
+    /// character compared).
+    static func typoDistance(_ x: Name, _ y: Name, budget: inout Int) -> Int? {
+        budget -= 1
+        let longest = max(x.scalars.count, y.scalars.count)
+        guard min(x.scalars.count, y.scalars.count) >= 4 else { return nil }
+        let bound = longest >= 12 ? 2 : 1
+        guard abs(x.scalars.count - y.scalars.count) <= bound else { return nil }
+        budget -= 2 * longest
+        // Names that differ only in digits (Item1, Item2) are a family, not a typo.
+        guard x.text != y.text, x.family != y.family else { return nil }
+        return boundedDistance(x.scalars[...], y.scalars[...], bound: bound, budget: &budget)
+    }
+
+    /// The optimal string alignment distance of `x` and `y` if it is at most
+    /// `bound`, else nil, in time linear in their length: only the diagonal
+    /// band a distance within `bound` can pass through is computed, and the
+    /// computation stops once a whole row exceeds `bound`.
+    static func boundedDistance(_ x: ArraySlice<Unicode.Scalar>, _ y: ArraySlice<Unicode.Scalar>, bound: Int,
+                                budget: inout Int) -> Int? {
+        var x = x, y = y
+        // A common prefix or suffix never changes the distance.
+        while let a = x.first, let b = y.first, a == b { x.removeFirst(); y.removeFirst() }
+        while let a = x.last, let b = y.last, a == b { x.removeLast(); y.removeLast() }
+        let n = x.count, m = y.count
+        guard abs(n - m) <= bound else { return nil }
+        if n == 0 || m == 0 { return max(n, m) }
+        let xs = Array(x), ys = Array(y)
+        let beyond = bound + 1
+        var previous2 = [Int](repeating: beyond, count: m + 1)
+        var previous = [Int](repeating: beyond, count: m + 1)
+        var current = [Int](repeating: beyond, count: m + 1)
+        for j in 0...min(m, bound) { previous[j] = j }
+        for i in 1...n {
+            let low = max(1, i - bound), high = min(m, i + bound)
+            current[low - 1] = low == 1 && i <= bound ? i : beyond
+            var rowMinimum = current[low - 1]
+            for j in low...high {
+                let cost = xs[i - 1] == ys[j - 1] ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, xs[i - 1] == ys[j - 2], xs[i - 2] == ys[j - 1] {
+                    value = min(value, previous2[j - 2] + 1)
                 }
+                current[j] = min(value, beyond)
+                rowMinimum = min(rowMinimum, current[j])
             }
+            // The next row reads one cell past this row's band.
+            if high < m { current[high + 1] = beyond }
+            budget -= high - low + 1
+            guard rowMinimum <= bound else { return nil }
             (previous2, previous, current) = (previous, current, previous2)
         }
-        return previous[y.count]
+        return previous[m] <= bound ? previous[m] : nil
     }
 }

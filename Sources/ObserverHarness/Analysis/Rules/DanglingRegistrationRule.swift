@@ -15,13 +15,13 @@ struct DanglingRegistrationRule: Rule {
             + "or keep the token and remove it.")
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
-        for id in trace.registrationOrder {
-            guard let registration = trace.registration(id), !registration.isDelegate,
+        for registration in trace.registrationsInOrder {
+            guard !registration.isDelegate,
                   registration.hold != .strong,
                   let deallocation = trace.lifetimes[Int(registration.observer)].deallocSequence,
                   registration.isActive(at: deallocation) else { continue }
             // A delivery to the dead observer is the error rule's to report.
-            if registration.deliveries.contains(where: { trace.events[$0].kind == .deliverToDead }) { continue }
+            if !registration.deadDeliveries.isEmpty { continue }
             let consequence = registration.hold == .weak
                 ? "later posts skip it"
                 : "it is held unowned, so any later delivery would be a message to a dead object"

@@ -12,10 +12,10 @@ struct DiscardedTokenRule: Rule {
             + "do not overwrite a stored token without removing it first.")
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
-        for id in trace.registrationOrder {
+        for registration in trace.registrationsInOrder {
             // Only the block form is removable by its token alone; any other
             // registration can still be removed by its observer.
-            guard let registration = trace.registration(id), registration.tokenForm,
+            guard registration.tokenForm,
                   let dropped = registration.tokenDropSequence, registration.isActive(at: dropped) else { continue }
             findings.append(finding(
                 "The token of the registration\(trace.forChannel(registration)) in \(trace.registryName(registration.registry)) "

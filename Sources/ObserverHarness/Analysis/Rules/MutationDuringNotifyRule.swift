@@ -16,12 +16,13 @@ struct MutationDuringNotifyRule: Rule {
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         var loops = RunningDeliveryLoops(trace)
+        var enclosing: [UInt64: Int] = [:]
         for sequence in trace.mutations {
             let event = trace.events[sequence]
             let runningLoop = loops.innermost(of: event.registry, runningAt: sequence, thread: event.thread)
             // A removal that matched nothing changed nothing.
             if event.kind == .remove && event.registration == 0 { continue }
-            guard let delivery = enclosingDelivery(in: event.registry, of: sequence, trace),
+            guard let delivery = enclosingDelivery(in: event.registry, of: sequence, trace, memo: &enclosing),
                   let post = trace.post(ofDelivery: delivery) else {
                 if let runningLoop { checkBetweenDeliveries(sequence, of: runningLoop, trace, into: &findings) }
                 continue
@@ -72,16 +73,31 @@ struct MutationDuringNotifyRule: Rule {
     }
 
     /// The innermost delivery of `registry` that `sequence` ran inside.
-    private func enclosingDelivery(in registry: UInt32, of sequence: Int, _ trace: TraceIndex) -> Int? {
+    ///
+    /// Every cause on the way up has the same answer, which `memo` keeps (by
+    /// cause and registry; -1 for none): thousands of changes made deep in one
+    /// chain of causes walk it once, not once each.
+    private func enclosingDelivery(in registry: UInt32, of sequence: Int, _ trace: TraceIndex,
+                                   memo: inout [UInt64: Int]) -> Int? {
         var cause = trace.events[sequence].cause
-        var hops = 0
-        while cause != Event.none, hops < 100_000 {
+        var visited: [UInt64] = []
+        var result: Int?
+        while cause != Event.none, visited.count < 100_000 {
+            let key = UInt64(cause) << 32 | UInt64(registry)
+            if let known = memo[key] {
+                result = known < 0 ? nil : known
+                break
+            }
+            visited.append(key)
             let frame = trace.events[Int(cause)]
-            if frame.kind == .deliver, frame.registry == registry { return Int(cause) }
+            if frame.kind == .deliver, frame.registry == registry {
+                result = Int(cause)
+                break
+            }
             cause = frame.cause
-            hops += 1
         }
-        return nil
+        for key in visited { memo[key] = result ?? -1 }
+        return result
     }
 }
 
@@ -89,29 +105,35 @@ struct MutationDuringNotifyRule: Rule {
 /// loop spans from the post to its last delivery, and loops on one thread
 /// nest, so one stack per registry and thread answers in a single sweep.
 private struct RunningDeliveryLoops {
-    private struct Key: Hashable {
-        let registry: UInt32
-        let thread: UInt16
-    }
-
     private let trace: TraceIndex
     private var next = 0
-    private var stacks: [Key: [(post: Int, end: Int)]] = [:]
+    /// Stacks by the number of their (registry, thread) pair: no hashing on
+    /// this path, which runs for every post and every add and remove.
+    private var pairs: PairNumbering
+    private var stacks: [[(post: Int, end: Int)]] = []
 
-    init(_ trace: TraceIndex) { self.trace = trace }
+    init(_ trace: TraceIndex) {
+        self.trace = trace
+        pairs = PairNumbering(firstCount: trace.recording.registries.count, secondCount: 64)
+    }
 
     /// Queries must come in increasing `sequence`.
     mutating func innermost(of registry: UInt32, runningAt sequence: Int, thread: UInt16) -> TraceIndex.PostRecord? {
         while next < trace.posts.count, trace.posts[next].sequence < sequence {
-            let post = trace.posts[next]
-            if let end = post.deliveries.last {
-                let key = Key(registry: post.registry, thread: trace.events[post.sequence].thread)
-                stacks[key, default: []].append((next, end))
+            if let end = trace.posts[next].deliveries.last {
+                let index = stackIndex(trace.posts[next].registry, trace.events[trace.posts[next].sequence].thread)
+                stacks[index].append((next, end))
             }
             next += 1
         }
-        let key = Key(registry: registry, thread: thread)
-        while let top = stacks[key]?.last, top.end < sequence { stacks[key]?.removeLast() }
-        return stacks[key]?.last.map { trace.posts[$0.post] }
+        let index = stackIndex(registry, thread)
+        while let top = stacks[index].last, top.end < sequence { stacks[index].removeLast() }
+        return stacks[index].last.map { trace.posts[$0.post] }
+    }
+
+    private mutating func stackIndex(_ registry: UInt32, _ thread: UInt16) -> Int {
+        let index = pairs.number(registry, UInt32(thread))
+        if index == stacks.count { stacks.append([]) }
+        return index
     }
 }

@@ -15,9 +15,8 @@ struct NotifyAfterDeallocRule: Rule {
             + "or hold the observer weakly.")
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
-        for id in trace.registrationOrder {
-            guard let registration = trace.registration(id) else { continue }
-            let dead = registration.deliveries.filter { trace.events[$0].kind == .deliverToDead }
+        for registration in trace.registrationsInOrder {
+            let dead = registration.deadDeliveries
             guard let first = dead.first else { continue }
             let observer = registration.observer
             let deallocation = trace.lifetimes[Int(observer)].deallocSequence

@@ -14,8 +14,8 @@ struct ObservedObjectDeallocatedRule: Rule {
             + "the deinit of whoever owns both — before the observed object is released.")
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
-        for id in trace.registrationOrder {
-            guard let registration = trace.registration(id), !registration.isDelegate, registration.sender != 0,
+        for registration in trace.registrationsInOrder {
+            guard !registration.isDelegate, registration.sender != 0,
                   registration.sender != registration.observer,
                   let deallocation = trace.lifetimes[Int(registration.sender)].deallocSequence,
                   registration.isActive(at: deallocation) else { continue }

@@ -18,8 +18,8 @@ struct RegistrationKeepsObserverAliveRule: Rule {
         let end = trace.events.count
         let reachable = objectsHeldByTheApp(trace)
         var holdersByObserver: [UInt32: [TraceIndex.RegistrationRecord]] = [:]
-        for id in trace.registrationOrder {
-            guard let registration = trace.registration(id), registration.hold == .strong,
+        for registration in trace.registrationsInOrder {
+            guard registration.hold == .strong,
                   registration.removeSequence == nil else { continue }
             // A strong delegate slot holds only while its owner is alive.
             if registration.isDelegate, trace.lifetimes[Int(registration.sender)].deallocSequence != nil { continue }

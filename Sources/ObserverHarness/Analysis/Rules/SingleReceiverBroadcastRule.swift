@@ -12,39 +12,45 @@ struct SingleReceiverBroadcastRule: Rule {
         fix: "Call the receiver directly, or through a delegate or closure its owner sets; keep notifications for "
             + "events any number of observers may care about.")
 
-    private struct Channel: Hashable { let registry: UInt32, channel: UInt32 }
-
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         let looping = postsInCutLoops(trace)
-        var postsByChannel: [Channel: [TraceIndex.PostRecord]] = [:]
-        var order: [Channel] = []
-        for post in trace.posts where post.kind == .post
-            && trace.registryInfo(post.registry).kind == .notificationCenter && !looping.contains(post.sequence) {
-            let key = Channel(registry: post.registry, channel: post.channel)
-            if postsByChannel[key] == nil { order.append(key) }
-            postsByChannel[key, default: []].append(post)
+        // Per channel, in one pass: whether every post so far reached exactly
+        // one receiver, always the same. (Collecting every post per channel
+        // first cost a hash and an array append per post.)
+        var channels = [ChannelState](repeating: ChannelState(), count: trace.channelCount)
+        var order: [Int] = []
+        for post in trace.posts where post.kind == .post && trace.registryKind(post.registry) == .notificationCenter
+            && (looping.isEmpty || !looping.contains(post.sequence)) {
+            let key = post.channelKey
+            if channels[key].posts.isEmpty { order.append(key) }
+            channels[key].posts.append(post.sequence)
+            guard channels[key].single else { continue }
+            guard post.deliveries.count == 1, case let delivery = trace.events[post.deliveries[0]],
+                  delivery.kind == .deliver, let registration = trace.registration(delivery.registration),
+                  !registration.anyChannel, channels[key].receiver.map({ $0 == delivery.object }) ?? true else {
+                channels[key].single = false
+                continue
+            }
+            channels[key].receiver = delivery.object
         }
         for key in order {
-            guard let posts = postsByChannel[key], posts.count >= 2 else { continue }
-            var receiver: UInt32?
-            let single = posts.allSatisfy { post in
-                guard post.deliveries.count == 1 else { return false }
-                let delivery = trace.events[post.deliveries[0]]
-                guard delivery.kind == .deliver, let registration = trace.registration(delivery.registration),
-                      !registration.anyChannel else { return false }
-                if receiver == nil { receiver = delivery.object }
-                return receiver == delivery.object
-            }
-            guard single, let receiver else { continue }
-            let first = posts[0]
+            let channel = channels[key]
+            guard channel.posts.count >= 2, channel.single, let receiver = channel.receiver else { continue }
+            let first = trace.events[channel.posts[0]]
             findings.append(finding(
-                "Every post of \(trace.quoted(key.channel)) (\(posts.count) posts, the first at "
+                "Every post of \(trace.quoted(first.channel)) (\(channel.posts.count) posts, the first at "
                     + "\(siteText(trace, first.site))) reached exactly one receiver, \(trace.describe(receiver)): "
                     + "a notification used as a one-to-one call.",
-                registry: trace.registryName(key.registry), channel: trace.string(key.channel),
-                objects: [trace.name(receiver)], step: trace.step(of: first.sequence), site: trace.site(first.site),
-                location: trace.location(first.site), events: posts.map(\.sequence)))
+                registry: trace.registryName(first.registry), channel: trace.string(first.channel),
+                objects: [trace.name(receiver)], step: trace.step(of: channel.posts[0]), site: trace.site(first.site),
+                location: trace.location(first.site), events: channel.posts))
         }
+    }
+
+    private struct ChannelState {
+        var posts: [Int] = []
+        var single = true
+        var receiver: UInt32?
     }
 
     /// The posts of a loop the harness cut (notification-cycle): one runaway

@@ -14,15 +14,20 @@ struct UnbalancedRemovalRule: Rule {
     private struct Key: Hashable { let registry: UInt32, observer: UInt32 }
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        // Removals that matched nothing are rare: index the registrations of
+        // their observers only (indexing every registration cost more than
+        // all the other rules together).
+        let unmatched = trace.removals.filter { trace.events[$0].registration == 0 }
+        guard !unmatched.isEmpty else { return }
         var byObserver: [Key: [TraceIndex.RegistrationRecord]] = [:]
-        for id in trace.registrationOrder {
-            guard let registration = trace.registration(id), !registration.isDelegate else { continue }
-            byObserver[Key(registry: registration.registry, observer: registration.observer), default: []]
-                .append(registration)
+        for sequence in unmatched {
+            byObserver[Key(registry: trace.events[sequence].registry, observer: trace.events[sequence].object)] = []
         }
-        for sequence in trace.removals {
+        for registration in trace.registrationsInOrder where !registration.isDelegate {
+            byObserver[Key(registry: registration.registry, observer: registration.observer)]?.append(registration)
+        }
+        for sequence in unmatched {
             let event = trace.events[sequence]
-            guard event.registration == 0 else { continue }
             let observer = event.object
             let registryName = trace.registryName(event.registry)
             // A removal by token names no channel unless one was given with it.

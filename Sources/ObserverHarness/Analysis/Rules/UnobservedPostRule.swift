@@ -13,21 +13,24 @@ struct UnobservedPostRule: Rule {
     private struct Channel: Hashable { let registry: UInt32, channel: UInt32 }
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
-        let typos = Set(ChannelNameTypoRule.typoPairs(trace).map { Channel(registry: $0.registry, channel: $0.posted) })
-        var unreceived: [Channel: [TraceIndex.PostRecord]] = [:]
-        var totals: [Channel: Int] = [:]
-        var order: [Channel] = []
-        for post in trace.posts where post.kind == .post
-            && trace.registryInfo(post.registry).kind == .notificationCenter {
-            let key = Channel(registry: post.registry, channel: post.channel)
-            totals[key, default: 0] += 1
+        // Keyed by channel number: a hash per post was most of this rule's time.
+        var unreceived: [Int: [TraceIndex.PostRecord]] = [:]
+        var totals = [Int](repeating: 0, count: trace.channelCount)
+        var order: [Int] = []
+        for post in trace.posts where post.kind == .post && trace.registryKind(post.registry) == .notificationCenter {
+            totals[post.channelKey] += 1
             guard post.deliveries.isEmpty else { continue }
-            if unreceived[key] == nil { order.append(key) }
-            unreceived[key, default: []].append(post)
+            if unreceived[post.channelKey] == nil { order.append(post.channelKey) }
+            unreceived[post.channelKey, default: []].append(post)
         }
-        for key in order where !typos.contains(key) {
-            guard let posts = unreceived[key], let first = posts.first else { continue }
-            let total = totals[key] ?? posts.count
+        // Typo pairs are worth computing only when some post reached nobody.
+        guard !order.isEmpty else { return }
+        let typos = Set(ChannelNameTypoRule.typoPairs(trace).map { Channel(registry: $0.registry, channel: $0.posted) })
+        for channelKey in order {
+            guard let posts = unreceived[channelKey], let first = posts.first,
+                  case let key = Channel(registry: first.registry, channel: first.channel), !typos.contains(key)
+            else { continue }
+            let total = totals[channelKey]
             let count = total == 1 ? "was posted" : "was posted \(total) times and \(posts.count) of those posts"
             findings.append(finding(
                 "\(trace.quoted(key.channel)) \(count) at \(siteText(trace, first.site)) "

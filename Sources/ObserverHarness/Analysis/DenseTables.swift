@@ -1,0 +1,106 @@
+// Flat tables for the analysis: ids in a recording are small integers
+// (registrations 1, 2, 3, …; registries, strings and threads few), so arrays
+// indexed by id replace hash tables on the paths that run per event. Both
+// types fall back to a dictionary for ids a hand-written trace may make huge.
+
+/// Maps ids to array positions: a flat table while ids are dense (a live
+/// recorder numbers registrations 1, 2, 3, …), a dictionary for ids far
+/// beyond the count (a hand-written trace), so a huge id costs no memory.
+struct DenseIndex {
+    private var flat: [Int32] = []
+    private var sparse: [UInt32: Int32] = [:]
+    private var count = 0
+
+    subscript(id: UInt32) -> Int? {
+        let index = Int(id)
+        if index < flat.count, flat[index] >= 0 { return Int(flat[index]) }
+        return sparse.isEmpty ? nil : sparse[id].map(Int.init)
+    }
+
+    /// Records the position of an id not seen before.
+    mutating func insert(_ position: Int, for id: UInt32) {
+        let index = Int(id)
+        if index >= flat.count && index < 2 * count + 1024 {
+            flat.append(contentsOf: repeatElement(-1, count: index + 1 - flat.count))
+        }
+        if index < flat.count { flat[index] = Int32(position) } else { sparse[id] = Int32(position) }
+        count += 1
+    }
+}
+
+/// Numbers pairs of small ids (a registry and a string, a registry and a
+/// thread) 0, 1, 2, … in first-seen order, so per-pair state can live in
+/// arrays. A flat table while `firstCount × secondCount` is small, as it is
+/// for any real recording; a dictionary for pairs outside it.
+struct PairNumbering {
+    private static let flatLimit = 1 << 22
+    private let secondCount: Int
+    private var flat: [Int32]
+    private var sparse: [UInt64: Int32] = [:]
+    private(set) var count = 0
+
+    init(firstCount: Int, secondCount: Int) {
+        self.secondCount = secondCount
+        let cells = firstCount.multipliedReportingOverflow(by: secondCount)
+        flat = !cells.overflow && cells.partialValue <= Self.flatLimit ? Array(repeating: -1, count: cells.partialValue) : []
+    }
+
+    /// The pair's number, the next one if the pair is new.
+    mutating func number(_ first: UInt32, _ second: UInt32) -> Int {
+        let cell = Int(first) &* secondCount &+ Int(second)
+        if Int(second) < secondCount, cell >= 0, cell < flat.count {
+            if flat[cell] < 0 {
+                flat[cell] = Int32(count)
+                count += 1
+            }
+            return Int(flat[cell])
+        }
+        let key = UInt64(first) << 32 | UInt64(second)
+        if let existing = sparse[key] { return Int(existing) }
+        sparse[key] = Int32(count)
+        count += 1
+        return count - 1
+    }
+}
+
+/// A post's deliveries, in order: the first three inline, any more in an
+/// array. Most posts reach one to three receivers, so indexing allocates
+/// nothing per post and copying a ``TraceIndex/PostRecord`` touches no heap
+/// memory (an array per post made every rule that walks posts miss the cache).
+struct DeliveryList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+    private var inline: (UInt32, UInt32, UInt32) = (0, 0, 0)
+    private var overflow: [Int]?
+    private(set) var count = 0
+
+    init() {}
+
+    init(arrayLiteral elements: Int...) {
+        for element in elements { append(element) }
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(position: Int) -> Int {
+        precondition(position >= 0 && position < count, "delivery index out of range")
+        switch position {
+        case 0: return Int(inline.0)
+        case 1: return Int(inline.1)
+        case 2: return Int(inline.2)
+        default: return overflow![position - 3]
+        }
+    }
+
+    /// Appends an event sequence number (sequences fit in 32 bits, as in events).
+    mutating func append(_ sequence: Int) {
+        switch count {
+        case 0: inline.0 = UInt32(sequence)
+        case 1: inline.1 = UInt32(sequence)
+        case 2: inline.2 = UInt32(sequence)
+        default:
+            if overflow == nil { overflow = [] }
+            overflow!.append(sequence)
+        }
+        count += 1
+    }
+}

@@ -1,0 +1,96 @@
+/// What `harness-bench` was asked to do, and the sizes it measures at.
+struct BenchOptions {
+    enum Mode {
+        /// Every section, at the sizes the targets are stated for.
+        case full
+        /// Every section at small sizes: seconds, for CI (no thresholds).
+        case quick
+        /// Internal: record `events` events of the app mix and print the
+        /// memory they took (run as a child process so RSS is its own).
+        case measureMemory(events: Int)
+    }
+
+    /// The measurements, in the order they run.
+    enum Section: String, CaseIterable {
+        case post, memory, analysis, trace, replays
+    }
+
+    var mode: Mode = .full
+    var json = false
+    var help = false
+    /// `--only`: the sections to run (all by default).
+    var sections = Section.allCases
+
+    static let usage = """
+        USAGE: harness-bench [--json] [--quick] [--only SECTION,...]
+
+        Measures ObserverHarness: post cost against Foundation's NotificationCenter and a
+        locked closure array, memory per recorded event, analysis throughput, trace
+        write/read throughput and `harness-cli analyze` wall time, and the replays
+        exploration needs to find one conflicting pair. Build in release mode:
+
+          swift build -c release && .build/release/harness-bench
+
+        OPTIONS:
+          --json    print the results as JSON instead of a table
+          --quick   small sizes, a few seconds in all (what CI runs; not for comparing)
+          --only SECTION,...
+                    run only these of post, memory, analysis, trace, replays (to profile one)
+          --help    show this help
+        """
+
+    init(arguments: [String]) throws(UsageError) {
+        var words = arguments[...]
+        while let word = words.popFirst() {
+            switch word {
+            case "--json": json = true
+            case "--quick": mode = .quick
+            case "--help", "-h": help = true
+            case "--only":
+                let names = (words.popFirst() ?? "").split(separator: ",")
+                let chosen = names.compactMap { Section(rawValue: String($0)) }
+                guard !chosen.isEmpty, chosen.count == names.count else {
+                    throw UsageError(message: "--only takes sections from post, memory, analysis, trace, replays")
+                }
+                sections = Section.allCases.filter(chosen.contains)
+            case "--measure-memory":
+                guard let value = words.popFirst(), let events = Int(value), events > 0 else {
+                    throw UsageError(message: "--measure-memory needs a positive event count")
+                }
+                mode = .measureMemory(events: events)
+            default:
+                throw UsageError(message: "unknown argument '\(word)'")
+            }
+        }
+    }
+
+    var isQuick: Bool {
+        if case .quick = mode { return true }
+        return false
+    }
+
+    // MARK: Sizes
+
+    var observerCounts: [Int] { [1, 10, 100, 1000] }
+    /// Deliveries per timed post run; posts = this / observers (at least `minimumPosts`).
+    var deliveriesPerRun: Int { isQuick ? 20_000 : 400_000 }
+    var minimumPosts: Int { isQuick ? 20 : 400 }
+    var postRuns: Int { isQuick ? 3 : 7 }
+
+    var memoryEvents: Int { isQuick ? 100_000 : 10_000_000 }
+
+    var analysisSizes: [Int] { isQuick ? [10_000, 100_000] : [100_000, 1_000_000, 10_000_000] }
+    /// Timed analyses per size: fewer for the largest, which takes seconds each.
+    func analysisRuns(events: Int) -> Int { isQuick ? 1 : (events >= 10_000_000 ? 2 : 5) }
+
+    var traceEvents: Int { isQuick ? 100_000 : 1_000_000 }
+    var traceRuns: Int { isQuick ? 1 : 5 }
+    var cliRuns: Int { isQuick ? 1 : 3 }
+
+    var receiverCounts: [Int] { isQuick ? [2, 10, 100] : [2, 3, 4, 8, 10, 16, 32, 64, 100, 128, 256, 500, 1000] }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { "harness-bench: error: \(message)\n\nRun harness-bench --help for usage." }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Everything one run measured, and how it compares with the targets.
+struct Results {
+    // Empty or nil: the section was not run (`--only`).
+    var post: [PostBenchmark.Row] = []
+    var memory: MemoryBenchmark.Result?
+    var analysis: [AnalysisBenchmark.Row] = []
+    var trace: TraceBenchmark.Result?
+    var replays: [ReplayBenchmark.Row] = []
+
+    struct Target {
+        let description: String
+        let measured: String
+        let met: Bool?
+    }
+
+    /// The targets, each with what this run measured.
+    var targets: [Target] {
+        var targets: [Target] = []
+        if let row = post.first(where: { $0.observers == 10 }) {
+            let vsFoundation = row.foundationNanoseconds / row.instrumentedNanoseconds
+            let vsPlain = row.instrumentedNanoseconds / row.plainNanoseconds
+            targets.append(Target(description: "post, N = 10: instrumented at least 2x faster than Foundation",
+                                  measured: format(vsFoundation, "%.1fx as fast"), met: vsFoundation >= 2))
+            targets.append(Target(description: "post, N = 10: instrumented within 3x of the closure array",
+                                  measured: format(vsPlain, "%.1fx the closure array"), met: vsPlain <= 3))
+        }
+        if let memory {
+            targets.append(Target(description: "at most 48 bytes per recorded event (recorder's accounting)",
+                                  measured: format(memory.recorderBytesPerEvent, "%.1f B"),
+                                  met: memory.recorderBytesPerEvent <= 48))
+        }
+        if let rss = memory?.peakRSSBytesPerEvent {
+            targets.append(Target(description: "at most 48 bytes per recorded event (peak RSS)",
+                                  measured: format(rss, "%.1f B"), met: rss <= 48))
+        }
+        if let slowest = analysis.map(\.perSecond).min() {
+            targets.append(Target(description: "analysis at least 5 M events/s",
+                                  measured: format(slowest / 1e6, "%.1f M/s at the slowest size"),
+                                  met: slowest >= 5e6))
+        }
+        if let first = analysis.first, let last = analysis.last, analysis.count > 1 {
+            let growth = first.perSecond / last.perSecond
+            targets.append(Target(description: "analysis linear in events (time per event grows < 1.5x)",
+                                  measured: format(growth, "%.2fx time per event, \(sizeLabel(first.size)) to \(sizeLabel(last.size))"),
+                                  met: growth < 1.5))
+        }
+        if let trace {
+            targets.append(Target(description: "trace read at least 1 M events/s",
+                                  measured: format(trace.readPerSecond / 1e6, "%.1f M/s"),
+                                  met: trace.readPerSecond >= 1e6))
+            targets.append(Target(description: "harness-cli analyze of \(sizeLabel(trace.size)) events in at most 2 s",
+                                  measured: trace.cliSeconds.map { format($0, "%.2f s") } ?? (trace.cliNote ?? "not run"),
+                                  met: trace.cliSeconds.map { $0 <= 2 }))
+        }
+        guard let first = replays.first, let last = replays.last else { return targets }
+        let most = replays.map(\.replays).max() ?? 0
+        let measured = (Set(replays.map(\.replays)).count == 1 ? "\(most) at every n" : "at most \(most)")
+            + " (bound \(first.bound) at n = \(first.receivers) to \(last.bound) at n = \(last.receivers))"
+        targets.append(Target(description: "at most 2 + 2*ceil(log2 n) replays for one conflicting pair",
+                              measured: measured, met: replays.allSatisfy { $0.found && $0.replays <= $0.bound }))
+        return targets
+    }
+}
+
+func format(_ value: Double, _ pattern: String) -> String {
+    String(format: pattern, value)
+}
+
+/// A size as "10^5" when it is a power of ten (or whole sessions past one), else as it is.
+func sizeLabel(_ events: Int) -> String {
+    var power = 0, scale = 1
+    while scale * 10 <= events { scale *= 10; power += 1 }
+    return power >= 3 && events - scale < scale / 100 ? "10^\(power)" : String(events)
+}

@@ -1,0 +1,133 @@
+import Foundation
+import ObserverHarness
+
+extension Results {
+    /// The JSON keys (plus `peak_rss_bytes_per_event`), canonical:
+    /// sorted keys, two-space indentation.
+    var json: String {
+        let post: [JSONValue] = self.post.map {
+            ["observers": .int($0.observers), "instrumented_ns": .double(rounded($0.instrumentedNanoseconds, 1)),
+             "foundation_ns": .double(rounded($0.foundationNanoseconds, 1)),
+             "plain_ns": .double(rounded($0.plainNanoseconds, 1))]
+        }
+        let analysis: [JSONValue] = self.analysis.map {
+            ["events": .int($0.events), "per_second": .int(Int($0.perSecond))]
+        }
+        let replays: [JSONValue] = self.replays.map { ["receivers": .int($0.receivers), "replays": .int($0.replays)] }
+        var value: JSONObject = [:]
+        if !post.isEmpty { value["post"] = .array(post) }
+        if let memory {
+            value["bytes_per_event"] = .double(rounded(memory.recorderBytesPerEvent, 2))
+            value["peak_rss_bytes_per_event"] = memory.peakRSSBytesPerEvent.map { .double(rounded($0, 2)) } ?? .null
+        }
+        if !analysis.isEmpty { value["analyze_events_per_second"] = .array(analysis) }
+        if let trace {
+            value["trace_write_events_per_second"] = .int(Int(trace.writePerSecond))
+            value["trace_read_events_per_second"] = .int(Int(trace.readPerSecond))
+            value["analyze_cli_seconds"] = trace.cliSeconds.map { .double(rounded($0, 3)) } ?? .null
+        }
+        if !replays.isEmpty { value["replays"] = .array(replays) }
+        return JSONValue.object(value).serialized(.canonical) + "\n"
+    }
+
+    /// Sections as aligned tables, then the targets.
+    /// - Parameter judged: whether to say met or missed (not for `--quick`'s small sizes).
+    func table(machine: String, judged: Bool) -> String {
+        var out = "harness-bench — \(machine)\n"
+        #if DEBUG
+        out += "note: a debug build; build with -c release for numbers worth comparing\n"
+        #endif
+        if !post.isEmpty { out += postSection }
+        if let memory { out += Self.memorySection(memory) }
+        if !analysis.isEmpty { out += analysisSection }
+        if let trace { out += Self.traceSection(trace) }
+        if !replays.isEmpty { out += replaysSection }
+        out += judged ? "\nTargets\n" : "\nTargets (not judged: --quick measures at small sizes)\n"
+        out += Self.columns(["target", "measured", ""], targets.map { target in
+            [target.description, target.measured,
+             judged ? target.met.map { $0 ? "met" : "MISSED" } ?? "not measured" : "-"]
+        })
+        return out
+    }
+
+    private var postSection: String {
+        "\n1. Post cost, ns per post(name:object:) to N block observers\n"
+            + Self.columns(["observers", "instrumented", "Foundation", "closure array", "Foundation / instr.",
+                            "instr. / closures"], post.map { row in
+                [String(row.observers), format(row.instrumentedNanoseconds, "%.0f"),
+                 format(row.foundationNanoseconds, "%.0f"), format(row.plainNanoseconds, "%.0f"),
+                 format(row.foundationNanoseconds / row.instrumentedNanoseconds, "%.1fx"),
+                 format(row.instrumentedNanoseconds / row.plainNanoseconds, "%.1fx")]
+            })
+    }
+
+    private static func memorySection(_ memory: MemoryBenchmark.Result) -> String {
+        "\n2. Memory per recorded event (app mix, \(sizeLabel(memory.events)) events, in a child process)\n"
+            + columns(["measure", "bytes/event"], [
+                ["event storage (40-byte events in 64 Ki-event chunks)", format(memory.eventBytesPerEvent, "%.1f")],
+                ["recorder's accounting (events + tables)", format(memory.recorderBytesPerEvent, "%.1f")],
+                ["peak RSS growth (VmHWM after - VmRSS before)",
+                 memory.peakRSSBytesPerEvent.map { format($0, "%.1f") } ?? "n/a"],
+            ])
+    }
+
+    private var analysisSection: String {
+        let base = analysis.first?.perSecond ?? 1
+        return "\n3. Analysis throughput (every trace rule), app mix\n"
+            + Self.columns(["events", "M events/s", "time/event vs smallest", "findings"], analysis.map { row in
+                ["\(sizeLabel(row.size)) (\(row.events))", format(row.perSecond / 1e6, "%.2f"),
+                 format(base / row.perSecond, "%.2fx"), String(row.findings)]
+            })
+    }
+
+    private static func traceSection(_ trace: TraceBenchmark.Result) -> String {
+        var out = "\n4. Trace, \(trace.events) events (\(trace.bytes / 1_000_000) MB of JSON Lines)\n"
+        out += columns(["measure", "result"], [
+            ["write (encode + file)", format(trace.writePerSecond / 1e6, "%.2f M events/s")],
+            ["read (file + parse)", format(trace.readPerSecond / 1e6, "%.2f M events/s")],
+            ["harness-cli analyze, wall time", trace.cliSeconds.map { format($0, "%.2f s") } ?? "n/a"],
+        ])
+        if let note = trace.cliNote { out += "   \(note)\n" }
+        return out
+    }
+
+    private var replaysSection: String {
+        "\n5. Replays to find one conflicting pair among n receivers of one post\n"
+            + Self.columns(["receivers", "replays", "bound 2+2*ceil(log2 n)", "pair found", "seconds"],
+                           replays.map { row in
+                [String(row.receivers), String(row.replays), String(row.bound), row.found ? "yes" : "NO",
+                 format(row.seconds, "%.3f")]
+            })
+    }
+
+    /// Left-aligned first column, right-aligned numbers, three spaces indent.
+    private static func columns(_ header: [String], _ rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        var out = ""
+        for (index, row) in all.enumerated() {
+            let cells = row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 ? cell + padding : padding + cell
+            }
+            out += "   " + cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+            if index == 0 {
+                out += "   " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
+            }
+        }
+        return out
+    }
+}
+
+private func rounded(_ value: Double, _ places: Int) -> Double {
+    let scale = pow(10, Double(places))
+    return (value * scale).rounded() / scale
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

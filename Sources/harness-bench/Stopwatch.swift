@@ -1,0 +1,29 @@
+/// Times code with the monotonic clock and summarises repeated runs.
+enum Stopwatch {
+    private static let clock = ContinuousClock()
+
+    /// Seconds `body` took.
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = clock.now
+        try body()
+        return start.duration(to: clock.now).seconds
+    }
+
+    /// The median of `runs` results of `body`, after `warmups` results thrown away.
+    /// `body` times its own measured region (setup stays outside it).
+    static func median(runs: Int, warmups: Int = 1, _ body: () throws -> Double) rethrows -> Double {
+        for _ in 0..<warmups { _ = try body() }
+        var results: [Double] = []
+        for _ in 0..<max(runs, 1) { results.append(try body()) }
+        results.sort()
+        let middle = results.count / 2
+        return results.count % 2 == 1 ? results[middle] : (results[middle - 1] + results[middle]) / 2
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
