@@ -58,7 +58,11 @@ public func assertGolden(
         recordFailure("No Golden/ folder: \(filePath) is not inside a package; pass `directory:`.", at: here)
         return
     }
-    let file = GoldenFile(folder.appendingPathComponent(name + ".report.json"))
+    guard let file = GoldenFile(named: name, in: folder) else {
+        recordFailure("The golden name \"\(name)\" would leave \(folder.path): use a relative name with no \"..\" "
+                      + "component and no symbolic link on the way, such as \"checkout/add-to-cart\".", at: here)
+        return
+    }
     let mode = GoldenRecordMode.resolve(record)
     let comparison = file.compare(actual)
     let shouldWrite = mode == .all || (mode == .failed && comparison != .matches)
@@ -94,6 +98,6 @@ private func writeArtifact(_ text: String, named name: String) -> String? {
     let environment = ProcessInfo.processInfo.environment
     let folder = environment["OBSERVER_HARNESS_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
         ?? FileManager.default.temporaryDirectory.appendingPathComponent("observer-harness-artifacts")
-    let file = GoldenFile(folder.appendingPathComponent(name + ".report.json"))
+    guard let file = GoldenFile(named: name, in: folder) else { return nil }
     return (try? file.write(text)).map { file.url.path }
 }

@@ -26,10 +26,31 @@ struct Arguments {
 
     enum FailOn: String { case error, warning, note, never }
 
-    struct UsageError: Error { let message: String }
+    /// Bad usage, and which argument (an index into the words after the
+    /// program name) it is about; nil means the end of the command line.
+    struct UsageError: Error {
+        let message: String
+        var argument: Int?
+
+        init(message: String, argument: Int? = nil) {
+            self.message = message
+            self.argument = argument
+        }
+
+        /// `<command line>:1:COLUMN: error: MESSAGE`, the column being where
+        /// the argument starts in `harness-cli WORD…` (as compilers report
+        /// errors in their own arguments), so every input error reads alike.
+        func diagnostic(_ words: [String]) -> String {
+            var column = "harness-cli ".unicodeScalars.count + 1
+            for word in words.prefix(argument ?? words.count) { column += word.unicodeScalars.count + 1 }
+            return "<command line>:1:\(column): error: \(message)"
+        }
+    }
 
     static func parse(_ words: [String]) throws(UsageError) -> Arguments {
         var positional: [String] = []
+        /// Where each positional word is in `words`.
+        var positionalIndexes: [Int] = []
         var format: Format?
         var output: String?
         var failOn = FailOn.error
@@ -57,37 +78,49 @@ struct Arguments {
                 if let inline { return inline }
                 return try value(for: name)
             }
-            switch name {
-            case "--help", "-h": wantsHelp = true
-            case "--version": wantsVersion = true
-            case "--format":
-                let text = try optionValue()
-                guard let parsed = Format(rawValue: text) else {
-                    throw UsageError(message: "--format must be json, text, sarif or junit, not '\(text)'")
+            do throws(UsageError) {
+                switch name {
+                case "--help", "-h": wantsHelp = true
+                case "--version": wantsVersion = true
+                case "--format":
+                    let text = try optionValue()
+                    guard let parsed = Format(rawValue: text) else {
+                        throw UsageError(message: "--format must be json, text, sarif or junit, not '\(text)'")
+                    }
+                    format = parsed
+                case "--output", "-o": output = try optionValue()
+                case "--baseline": baseline = try optionValue()
+                case "--write-baseline": writeBaseline = try optionValue()
+                case "--fail-on":
+                    let text = try optionValue()
+                    guard let parsed = FailOn(rawValue: text) else {
+                        throw UsageError(message: "--fail-on must be error, warning, note or never, not '\(text)'")
+                    }
+                    failOn = parsed
+                case "--seed":
+                    let text = try optionValue()
+                    // Digits only: no sign, no space (`UInt64` alone takes "+5" and "-0").
+                    guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                          let parsed = UInt64(text) else {
+                        throw UsageError(message: "--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'")
+                    }
+                    seed = parsed
+                case "--":
+                    positional += words[(index + 1)...]
+                    positionalIndexes += (index + 1)..<words.count
+                    index = words.count
+                    continue
+                default:
+                    if word.hasPrefix("-") && word != "-" { throw UsageError(message: "unknown option '\(word)'") }
+                    positional.append(word)
+                    positionalIndexes.append(index)
                 }
-                format = parsed
-            case "--output", "-o": output = try optionValue()
-            case "--baseline": baseline = try optionValue()
-            case "--write-baseline": writeBaseline = try optionValue()
-            case "--fail-on":
-                let text = try optionValue()
-                guard let parsed = FailOn(rawValue: text) else {
-                    throw UsageError(message: "--fail-on must be error, warning, note or never, not '\(text)'")
-                }
-                failOn = parsed
-            case "--seed":
-                let text = try optionValue()
-                guard let parsed = UInt64(text) else {
-                    throw UsageError(message: "--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'")
-                }
-                seed = parsed
-            case "--":
-                positional += words[(index + 1)...]
-                index = words.count
-                continue
-            default:
-                if word.hasPrefix("-") && word != "-" { throw UsageError(message: "unknown option '\(word)'") }
-                positional.append(word)
+            } catch {
+                // At the word being read: the option, its separate value, or
+                // the end when the value is missing.
+                var error = error
+                error.argument = error.argument ?? min(index, words.count)
+                throw error
             }
             index += 1
         }
@@ -97,7 +130,14 @@ struct Arguments {
         } else if wantsHelp {
             command = .help(topic: positional.first)
         } else {
-            command = try Self.command(positional)
+            do throws(UsageError) {
+                command = try Self.command(positional)
+            } catch {
+                // At the word named, else at the command word (or the end, when missing).
+                var error = error
+                error.argument = error.argument.map { positionalIndexes[$0] } ?? positionalIndexes.first
+                throw error
+            }
         }
         return Arguments(command: command, format: format, output: output, failOn: failOn, seed: seed,
                          baseline: baseline, writeBaseline: writeBaseline)
@@ -111,7 +151,9 @@ struct Arguments {
             guard !rest.isEmpty else { throw UsageError(message: "run needs at least one scenario file or folder") }
             return .run(paths: rest)
         case "analyze":
-            guard rest.count == 1 else { throw UsageError(message: "analyze takes exactly one trace file") }
+            guard rest.count == 1 else {
+                throw UsageError(message: "analyze takes exactly one trace file", argument: rest.isEmpty ? nil : 2)
+            }
             return .analyze(trace: rest[0])
         case "golden":
             guard let action = rest.first, rest.count <= 2 else {
@@ -121,21 +163,23 @@ struct Arguments {
             switch action {
             case "check": return .goldenCheck(directory: directory)
             case "update": return .goldenUpdate(directory: directory)
-            default: throw UsageError(message: "golden needs 'check' or 'update', not '\(action)'")
+            default: throw UsageError(message: "golden needs 'check' or 'update', not '\(action)'", argument: 1)
             }
         case "merge":
             guard !rest.isEmpty else { throw UsageError(message: "merge needs at least one report file") }
             return .merge(reports: rest)
         case "rules":
-            guard rest.isEmpty else { throw UsageError(message: "rules takes no arguments") }
+            guard rest.isEmpty else { throw UsageError(message: "rules takes no arguments", argument: 1) }
             return .rules
         case "explain":
-            guard rest.count == 1 else { throw UsageError(message: "explain takes exactly one rule id") }
+            guard rest.count == 1 else {
+                throw UsageError(message: "explain takes exactly one rule id", argument: rest.isEmpty ? nil : 2)
+            }
             return .explain(rule: rest[0])
         case "help":
             return .help(topic: rest.first)
         default:
-            throw UsageError(message: "unknown command '\(name)'")
+            throw UsageError(message: "unknown command '\(name)'", argument: 0)
         }
     }
 }

@@ -177,8 +177,12 @@ struct HarnessCommand {
         guard let rule = RuleCatalog.descriptor(id: id) else {
             let known = RuleCatalog.all.map(\.id)
             let close = known.filter { $0.contains(id) || id.contains($0) }.first
-            Output.error("error: unknown rule '\(id)'" + (close.map { " (did you mean '\($0)'?)" } ?? "")
-                         + "; `harness-cli rules` lists them")
+            let words = Array(CommandLine.arguments.dropFirst())
+            let error = Arguments.UsageError(
+                message: "unknown rule '\(id)'" + (close.map { " (did you mean '\($0)'?)" } ?? "")
+                    + "; `harness-cli rules` lists them",
+                argument: words.lastIndex(of: id))
+            Output.error(error.diagnostic(words))
             return 2
         }
         return emit("""

@@ -1,10 +1,11 @@
 import Foundation
 
 // harness-cli: see `harness-cli --help` and SPEC §4.
+let words = Array(CommandLine.arguments.dropFirst())
 do {
-    let arguments = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+    let arguments = try Arguments.parse(words)
     exit(HarnessCommand(arguments).execute())
 } catch {
-    Output.error("error: \(error.message)\n\n\(usage)")
+    Output.error("\(error.diagnostic(words))\n\n\(usage)")
     exit(2)
 }

@@ -36,11 +36,17 @@ public struct GoldenDirectory: Sendable {
                 entries.append(.invalidScenario(error))
                 continue
             }
-            guard let data = FileManager.default.contents(atPath: reportURL.path) else {
-                entries.append(.missingReport(scenario: name))
+            let expected: String
+            do {
+                guard let text = try Self.readReport(reportURL) else {
+                    entries.append(.missingReport(scenario: name))
+                    continue
+                }
+                expected = text
+            } catch {
+                entries.append(.invalidScenario(error))
                 continue
             }
-            let expected = String(decoding: data, as: UTF8.self)
             if expected == actual {
                 entries.append(.matched(scenario: name))
             } else {
@@ -61,7 +67,7 @@ public struct GoldenDirectory: Sendable {
             do {
                 let text = try Scenario.load(contentsOf: scenarioURL).run(seed: seed).jsonText()
                 let reportURL = Self.reportURL(for: scenarioURL)
-                if FileManager.default.contents(atPath: reportURL.path) == Data(text.utf8) {
+                if try Self.readReport(reportURL) == text {
                     entries.append(.matched(scenario: relativePath(scenarioURL)))
                     continue
                 }
@@ -84,6 +90,20 @@ public struct GoldenDirectory: Sendable {
             return FileManager.default.fileExists(atPath: scenario.path)
                 ? nil : .orphanedReport(report: relativePath(reportURL))
         }
+    }
+
+    /// The golden report's text, nil when there is none. Only a regular file
+    /// (or a link to one) is read, and at most ``GoldenFile/maxFileBytes``:
+    /// a FIFO or a device named like a report is an error, not a hang.
+    static func readReport(_ url: URL) throws(InputError) -> String? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+                || (try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+        else {
+            throw InputError(path: url.path, line: 1, column: 1, message: "the golden report is not a regular file")
+        }
+        let bytes = try InputFile.read(url, path: url.path, maxBytes: GoldenFile.maxFileBytes, what: "golden report")
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func reportURL(for scenarioURL: URL) -> URL {

@@ -6,6 +6,30 @@ public struct GoldenFile: Sendable {
 
     public init(_ url: URL) { self.url = url }
 
+    /// The golden file `NAME.report.json` in `folder`, or nil when `name`
+    /// would leave the folder: an absolute path, an empty, `.` or `..`
+    /// component, a backslash, or a symbolic link on the way (so neither a
+    /// comparison reads nor a recording writes outside the folder).
+    ///
+    /// ```swift
+    /// GoldenFile(named: "checkout/add-to-cart", in: golden)   // Golden/checkout/add-to-cart.report.json
+    /// GoldenFile(named: "../../etc/passwd", in: golden)        // nil
+    /// ```
+    public init?(named name: String, in folder: URL) {
+        let components = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard !name.hasPrefix("/"), !name.contains("\\"), !name.contains("\0"),
+              components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
+        var path = folder
+        for (index, component) in components.enumerated() {
+            path.appendPathComponent(index == components.count - 1 ? component + ".report.json" : String(component))
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: path.path)) != nil { return nil }
+        }
+        self.url = path
+    }
+
+    /// The largest golden file read: the same as any report file.
+    public static let maxFileBytes = ReportSet.maxFileBytes
+
     /// The result of comparing actual text with the file.
     public enum Comparison: Sendable, Equatable {
         case matches
@@ -15,8 +39,14 @@ public struct GoldenFile: Sendable {
     }
 
     public func compare(_ actual: String) -> Comparison {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return .missing }
-        let expected = String(decoding: data, as: UTF8.self)
+        guard FileManager.default.fileExists(atPath: url.path) else { return .missing }
+        let expected: String
+        do {
+            expected = String(decoding: try InputFile.read(url, path: url.path, maxBytes: Self.maxFileBytes,
+                                                           what: "golden file"), as: UTF8.self)
+        } catch {
+            return .differs(diff: error.description + "\n")
+        }
         if expected == actual { return .matches }
         return .differs(diff: LineDiff.unified(expected: expected, actual: actual,
                                                expectedLabel: "\(url.lastPathComponent) (golden)",

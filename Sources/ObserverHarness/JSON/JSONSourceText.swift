@@ -9,20 +9,35 @@ public struct JSONSourceText: Sendable {
     /// The offset at which each line starts; line N starts at `lineStarts[N - 1]`.
     private let lineStarts: [Int]
 
+    /// The number of UTF-8 continuation bytes before each multiple of
+    /// ``blockSize``, so a column costs at most one block's scan however long
+    /// its line is (a whole scenario written on one line must not make every
+    /// position cost a scan of the line).
+    private let continuationsBeforeBlock: [Int]
+    private static var blockSize: Int { 64 }
+
     /// Indexes the lines of `bytes`.
     public init(bytes: [UInt8]) {
         self.bytes = bytes
         var lineStarts = [Self.firstLineStart(bytes)]
+        var continuations: [Int] = []
+        continuations.reserveCapacity(bytes.count / Self.blockSize + 1)
+        var continuationCount = 0
         var offset = 0
+        // The offset after the last line break (past both bytes of a CRLF).
+        var lineStart = 0
         while offset < bytes.count {
-            if let next = Self.lineBreakEnd(bytes, at: offset) {
+            if offset % Self.blockSize == 0 { continuations.append(continuationCount) }
+            if bytes[offset] & 0xC0 == 0x80 { continuationCount += 1 }
+            if offset >= lineStart, let next = Self.lineBreakEnd(bytes, at: offset) {
                 lineStarts.append(next)
-                offset = next
-            } else {
-                offset += 1
+                lineStart = next
             }
+            offset += 1
         }
+        continuations.append(continuationCount)
         self.lineStarts = lineStarts
+        self.continuationsBeforeBlock = continuations
     }
 
     /// The number of lines; an empty document has one.
@@ -41,7 +56,19 @@ public struct JSONSourceText: Sendable {
             let middle = (low + high) / 2
             if lineStarts[middle] <= offset { low = middle } else { high = middle }
         }
-        return (low + 1, Self.column(bytes, lineStart: lineStarts[low], offset: offset))
+        let lineStart = lineStarts[low]
+        // Inside a byte order mark: column 1.
+        let end = max(offset, lineStart)
+        return (low + 1, 1 + (end - lineStart) - (continuations(before: end) - continuations(before: lineStart)))
+    }
+
+    /// UTF-8 continuation bytes before `offset` (which is at most `bytes.count`).
+    private func continuations(before offset: Int) -> Int {
+        let block = offset / Self.blockSize
+        guard block < continuationsBeforeBlock.count else { return continuationsBeforeBlock[continuationsBeforeBlock.count - 1] }
+        var count = continuationsBeforeBlock[block]
+        for index in block * Self.blockSize..<offset where bytes[index] & 0xC0 == 0x80 { count += 1 }
+        return count
     }
 
     /// Computes one position without indexing the whole document, for errors.

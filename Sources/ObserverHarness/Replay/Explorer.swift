@@ -15,10 +15,16 @@ struct Explorer {
     static let exhaustiveLimit = 720
     static let sampleCount = 200
     static let replayBudget = 5_000
+    /// The work (``Replay/workBound``'s unit) all replays may spend together:
+    /// exploration stops early on a scenario whose replays are each large.
+    static let workBudget = 2_000_000
 
     let scenario: Scenario
     let seed: UInt64
     private(set) var replays = 0
+    private(set) var work = 0
+    /// ``workBudget`` for this exploration (tests lower it).
+    var workLimit = Explorer.workBudget
 
     init(scenario: Scenario, seed: UInt64) {
         self.scenario = scenario
@@ -31,13 +37,13 @@ struct Explorer {
         let trace = TraceIndex(baseline.recording)
         let footprints = Footprints(recording: baseline.recording, decisions: baseline.decisions)
 
-        for (index, decision) in baseline.decisions.enumerated() where replays < Self.replayBudget {
+        for (index, decision) in baseline.decisions.enumerated() where hasBudget {
             if let finding = try exploreDecision(index, decision, baseline: baseline, footprints: footprints,
                                                  trace: trace) {
                 findings.append(finding)
             }
         }
-        for (ordinal, record) in baseline.concurrentSteps.enumerated() where replays < Self.replayBudget {
+        for (ordinal, record) in baseline.concurrentSteps.enumerated() where hasBudget {
             if let finding = try exploreInterleavings(ordinal, record, baseline: baseline, trace: trace) {
                 findings.append(finding)
             }
@@ -48,8 +54,13 @@ struct Explorer {
 
     private mutating func replay(_ schedule: Schedule) throws(InputError) -> Replay.Result {
         replays += 1
-        return try Replay(scenario, schedule: schedule).run()
+        let result = try Replay(scenario, schedule: schedule).run()
+        work += result.work
+        return result
     }
+
+    /// Whether another replay fits the budgets.
+    private var hasBudget: Bool { replays < Self.replayBudget && work < workLimit }
 
     // MARK: Delivery orders
 
@@ -62,7 +73,7 @@ struct Explorer {
             candidates += orders(of: conflicting, among: count)
         }
         var tried = Set<[Int]>([Array(0..<count)])
-        for candidate in candidates where replays < Self.replayBudget && tried.insert(candidate).inserted {
+        for candidate in candidates where hasBudget && tried.insert(candidate).inserted {
             let result = try replay(Schedule(permutations: [index: candidate]))
             guard !baseline.outcome.matches(result.outcome) else { continue }
             let responsible = try minimise(index, count: count, conflicting: conflicting, found: candidate,
@@ -112,7 +123,7 @@ struct Explorer {
         }
         for a in candidates.indices {
             for b in candidates.indices where b > a {
-                guard replays < Self.replayBudget else { break }
+                guard hasBudget else { break }
                 // Registration order with receiver b moved just before receiver a.
                 var order = Array(0..<count).filter { $0 != candidates[b] }
                 order.insert(candidates[b], at: order.firstIndex(of: candidates[a]) ?? 0)
@@ -183,7 +194,7 @@ struct Explorer {
             }
         }
         var tried = Set<[Int]>([sequential])
-        for candidate in candidates where replays < Self.replayBudget && tried.insert(candidate).inserted {
+        for candidate in candidates where hasBudget && tried.insert(candidate).inserted {
             let result = try replay(Schedule(interleavings: [ordinal: candidate]))
             let differences = baseline.outcome.differences(from: result.outcome)
             guard !differences.isEmpty else { continue }

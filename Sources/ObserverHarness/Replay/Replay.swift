@@ -5,6 +5,8 @@ final class Replay {
     static let channelDepthBound = NotificationCycleRule.depthBound
     /// Bounds that keep a hostile scenario from running forever.
     static let frameDepthBound = 256
+    /// Steps and effects executed, deliveries made, and one per 64
+    /// registrations a post looks through, per replay.
     static let workBound = 500_000
 
     struct Result {
@@ -12,6 +14,8 @@ final class Replay {
         let outcome: Outcome
         let decisions: [DecisionRecord]
         let concurrentSteps: [ConcurrentRecord]
+        /// What the replay spent of ``workBound``.
+        let work: Int
     }
 
     private let scenario: Scenario
@@ -28,9 +32,15 @@ final class Replay {
     private var channelDepth: [String: Int] = [:]
     private var frameDepth = 0
     private var work = 0
-    private var aborted = false
+    private var aborted = false {
+        // A delivery loop in progress stops too, instead of recording every
+        // remaining receiver of every enclosing post.
+        didSet { if aborted { for store in stores.values { store.halted = true } } }
+    }
     private var failure: InputError?
     private var running = true
+    /// Every object the replay created, to break modelled cycles at the end.
+    private var created: [WeakReference] = []
 
     private struct ObjectSlot {
         let id: UInt32
@@ -72,6 +82,7 @@ final class Replay {
     // MARK: Running
 
     func run() throws(InputError) -> Result {
+        defer { tearDown() }
         for (index, step) in scenario.steps.enumerated() {
             if aborted { break }
             recorder.record(Event(kind: .step, registration: UInt32(index)))
@@ -80,15 +91,22 @@ final class Replay {
         if let failure { throw failure }
         let recording = recorder.snapshot()
         let outcome = Outcome(state: state, reads: reads, lifetime: Outcome.lifetimeFindings(in: recording))
-        let result = Result(recording: recording, outcome: outcome, decisions: schedule.decisions,
-                            concurrentSteps: schedule.concurrentSteps)
-        // Objects still alive at the end are not deallocations of the scenario.
+        return Result(recording: recording, outcome: outcome, decisions: schedule.decisions,
+                      concurrentSteps: schedule.concurrentSteps, work: work)
+    }
+
+    /// Lets every object go once the replay is over (or has failed). Objects
+    /// still alive then are not deallocations of the scenario, and the ones a
+    /// modelled leak keeps alive (a `retain` cycle) are freed too: thousands
+    /// of exploration replays must not each leak their objects.
+    private func tearDown() {
         running = false
         tokens.removeAll()
         delegates.removeAll()
         slots.removeAll()
         stores.removeAll()
-        return result
+        for reference in created { (reference.object as? ScenarioObject)?.held.removeAll() }
+        created.removeAll()
     }
 
     /// Called from a scenario object's deinit: runs its `deinit` method, then
@@ -115,6 +133,7 @@ final class Replay {
         case .create(let name, let type, let methods):
             let id = recorder.trackOwnedObject(typeName: type, label: name, site: site)
             let object = ScenarioObject(name: name, id: id, methods: methods, replay: self)
+            created.append(WeakReference(object))
             slots[name] = ObjectSlot(id: id, strong: object, object: object)
 
         case .release(let name):
@@ -297,10 +316,20 @@ final class Replay {
     private func deliver(_ store: RegistrationStore<ReplayResponse>, kind: EventKind, channel: String,
                          senderID: UInt32, site: UInt32, payload: JSONValue) {
         let channelID = recorder.intern(channel)
+        // Looking through a large registry is work too, even for a post that
+        // reaches no one: one unit per 64 registrations.
+        work += store.activeCount / 64
         guard enter(registry: store.name, channel: channel, registryID: store.registryID, channelID: channelID,
                     site: site) else { return }
         defer { leave(registry: store.name, channel: channel) }
         store.post(kind: kind, channel: channel, senderID: senderID, site: .interned(site)) { registration, observer, _ in
+            // A delivery is work even when its handler is empty: posts to
+            // thousands of registrations must not run unbounded.
+            work += 1
+            if work > Self.workBound, !aborted {
+                recorder.record(Event(kind: .cycleCut, site: site, registry: store.registryID, channel: channelID))
+                aborted = true
+            }
             guard !aborted, let object = observer as? ScenarioObject else { return }
             let body: Handler? = switch registration.handler {
             case .handler(let handler): handler

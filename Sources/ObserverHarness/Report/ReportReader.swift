@@ -40,20 +40,10 @@ struct JSONDocument {
     let root: JSONNode
     private let source: JSONSourceText
 
-    /// Reads a file, refusing one larger than `maxBytes` before loading it.
+    /// Reads a file, refusing one larger than `maxBytes` (or endless, like
+    /// `/dev/zero`) without loading more than that.
     static func read(_ url: URL, path: String, maxBytes: Int) throws(InputError) -> [UInt8] {
-        do {
-            let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
-            guard size <= maxBytes else {
-                throw InputError(path: path, line: 1, column: 1,
-                                 message: "the file is \(size) bytes; the limit is \(maxBytes)")
-            }
-            return [UInt8](try Data(contentsOf: url))
-        } catch let error as InputError {
-            throw error
-        } catch {
-            throw InputError(path: path, line: 1, column: 1, message: "cannot read the file: \(error.localizedDescription)")
-        }
+        try InputFile.read(url, path: path, maxBytes: maxBytes, what: "file")
     }
 
     init(_ bytes: [UInt8], path: String, maxBytes: Int) throws(InputError) {

@@ -18,13 +18,8 @@ extension Scenario {
     /// - Throws: ``InputError`` naming the path, line and column of the first problem.
     public static func load(contentsOf url: URL, limits: Limits = Limits()) throws(InputError) -> Scenario {
         let path = url.path
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw InputError(path: path, line: 1, column: 1, message: "cannot read the file: \(error.localizedDescription)")
-        }
-        return try parse([UInt8](data), path: path, limits: limits)
+        let bytes = try InputFile.read(url, path: path, maxBytes: limits.maxBytes, what: "scenario file")
+        return try parse(bytes, path: path, limits: limits)
     }
 
     /// Parses scenario JSON; `path` names the file in errors and default sites.

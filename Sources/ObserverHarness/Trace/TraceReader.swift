@@ -15,27 +15,48 @@ extension Recording {
     /// directory is quoted as the user wrote it.
     public static func readTrace(from url: URL) throws(TraceError) -> TraceReadResult {
         let path = url.isFileURL ? url.relativePath : url.absoluteString
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw TraceError(path: path, line: 1, column: 1,
-                             message: "cannot read the trace: \(error.localizedDescription)")
-        }
-        return try readTrace(data, path: path)
-    }
-
-    /// Reads a trace from its bytes; `path` is what errors and warnings name.
-    public static func readTrace(_ data: Data, path: String = "<trace>") throws(TraceError) -> TraceReadResult {
-        let result: Result<TraceReadResult, TraceError> = data.withUnsafeBytes { bytes in
-            var reader = TraceReader(path: path)
+        let bytes = try InputFile.read(url, path: path, maxBytes: maxTraceBytes, what: "trace")
+        let result: Result<TraceReadResult, TraceError> = bytes.withUnsafeBytes { buffer in
             do throws(TraceError) {
-                return .success(try reader.read(bytes))
+                return .success(try readTrace(buffer, path: path))
             } catch {
                 return .failure(error)
             }
         }
         return try result.get()
+    }
+
+    /// The largest trace read: about ten million events. Reading takes
+    /// memory in proportion (an event line of about 100 bytes becomes 40).
+    public static let maxTraceBytes = 1 << 30
+
+    /// The longest line in a trace (a table line with a long string).
+    static let maxTraceLineBytes = 16 << 20
+
+    /// The longest chain of causes (a post inside a delivery inside a post…)
+    /// a trace may hold: 2 048 nested deliveries. The analysis walks these
+    /// chains, so they must stay short for it to stay fast.
+    public static let maxTraceCauseDepth = 4_096
+
+    /// Reads a trace from its bytes; `path` is what errors and warnings name.
+    public static func readTrace(_ data: Data, path: String = "<trace>") throws(TraceError) -> TraceReadResult {
+        let result: Result<TraceReadResult, TraceError> = data.withUnsafeBytes { bytes in
+            do throws(TraceError) {
+                return .success(try readTrace(bytes, path: path))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func readTrace(_ bytes: UnsafeRawBufferPointer, path: String) throws(TraceError) -> TraceReadResult {
+        guard bytes.count <= maxTraceBytes else {
+            throw TraceError(path: path, line: 1, column: 1,
+                             message: "the trace is larger than \(InputFile.describeSize(maxTraceBytes)), the limit")
+        }
+        var reader = TraceReader(path: path)
+        return try reader.read(bytes)
     }
 }
 
@@ -52,6 +73,9 @@ struct TraceReader {
     private var registries: [RegistryInfo] = [RegistryInfo(name: "", kind: .subject)]
     private var sites: [CallSite] = [CallSite(file: "", line: 0)]
     private var events: [Event] = []
+    /// How many causes each event has above it (0: none), to bound the chains
+    /// the analysis walks.
+    private var causeDepths: [UInt16] = []
     private var warnings: [TraceWarning] = []
     private var name = TraceFormat.defaultName
     private var declaredEvents: Int?
@@ -86,6 +110,10 @@ struct TraceReader {
             let line = UnsafeBufferPointer(start: base + start, count: end - start)
             start = end + 1
             if Self.isBlank(line) { continue }
+            guard line.count <= Recording.maxTraceLineBytes else {
+                throw TraceError(path: path, line: lineNumber, column: 1, message: "the line is longer than "
+                                 + "\(InputFile.describeSize(Recording.maxTraceLineBytes)), the limit for one line")
+            }
             if !sawHeader {
                 try readHeader(line, number: lineNumber)
                 sawHeader = true
@@ -125,7 +153,7 @@ struct TraceReader {
         guard let base = line.baseAddress else { return false }
         var raw = RawEvent()
         guard FastEventScanner.scan(base, line.count, into: &raw), problem(with: raw) == nil else { return false }
-        events.append(raw.event)
+        appendValidated(raw)
         return true
     }
 
@@ -207,6 +235,7 @@ struct TraceReader {
                 // No event line is shorter than 16 bytes: a hostile header
                 // cannot make us reserve more than the file could hold.
                 events.reserveCapacity(min(declared, byteCount / 16 + 1))
+                causeDepths.reserveCapacity(events.capacity)
             default:
                 throw context.error(at: member.keyOffset, "unknown header field \"\(member.key)\"")
             }
@@ -235,7 +264,7 @@ struct TraceReader {
         if let problem = problem(with: raw) {
             throw context.error(at: problem.key.map { offsets[$0.rawValue] } ?? 0, problem.message)
         }
-        events.append(raw.event)
+        appendValidated(raw)
     }
 
     private mutating func readTable(_ table: TraceFormat.Table, _ node: JSONNode,
@@ -345,8 +374,18 @@ struct TraceReader {
         if raw.has(.cause), raw.cause >= raw.seq {
             return (.cause, "cause \(raw.cause) is not an earlier event (this is event \(raw.seq))")
         }
+        if raw.has(.cause), Int(causeDepths[Int(raw.cause)]) >= Recording.maxTraceCauseDepth {
+            return (.cause, "event \(raw.seq) is nested more than \(Recording.maxTraceCauseDepth) causes deep "
+                    + "(each cause is the post, delivery or call it happened inside)")
+        }
         guard raw.flags <= UInt64(UInt8.max) else { return (.flags, "flags \(raw.flags) is not a flag set (0…255)") }
         return nil
+    }
+
+    /// Appends an event ``problem(with:)`` accepted.
+    private mutating func appendValidated(_ raw: RawEvent) {
+        causeDepths.append(raw.has(.cause) ? causeDepths[Int(raw.cause)] + 1 : 0)
+        events.append(raw.event)
     }
 
     private static func undefined(_ table: String, _ id: UInt64, count: Int) -> String {

@@ -40,6 +40,13 @@ enum RegistryFixtures {
             get { lock.withLock { storage[index] } }
             set { lock.withLock { storage[index] = newValue } }
         }
+
+        /// Removes and lets go every token: blocks that capture this centre
+        /// would otherwise keep it, and their registrations, alive for good.
+        func dropTokens() {
+            let tokens = lock.withLock { defer { storage.removeAll() }; return Array(storage.values) }
+            for token in tokens { base.removeObserver(token) }
+        }
     }
 
     /// A plain observer object.
@@ -55,11 +62,16 @@ enum RegistryFixtures {
         _ operations: (SharedCenter, Log) -> Void
     ) -> (foundation: [String], ours: [String], recording: Recording) {
         let foundationLog = Log()
-        operations(SharedCenter(NotificationCenter()), foundationLog)
+        let foundation = SharedCenter(NotificationCenter())
+        operations(foundation, foundationLog)
+        foundation.dropTokens()
         let harness = Harness(name: "side-by-side")
         let ourLog = Log()
-        operations(SharedCenter(harness.notificationCenter()), ourLog)
-        return (foundationLog.entries, ourLog.entries, harness.recording())
+        let ours = SharedCenter(harness.notificationCenter())
+        operations(ours, ourLog)
+        let recording = harness.recording()
+        ours.dropTokens()
+        return (foundationLog.entries, ourLog.entries, recording)
     }
 
     /// Starts `count` threads at once, runs `body(index)` on each, and waits.

@@ -96,5 +96,39 @@ extension Rules {
                 """).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
+
+        /// One observer registered hundreds of times: past 64 live links the
+        /// rule moves the observer to a table by key, and must still name the
+        /// earliest registration that is active at each add.
+        @Test func manyRegistrationsOfOneObserverEachNameTheEarliestActiveOne() {
+            final class Screen {}
+            let harness = Harness()
+            let list = harness.observerList(of: Screen.self)
+            let screen = Screen(), other = Screen()
+            for round in 0..<2 {
+                for index in 0..<150 {
+                    list.add(screen, channel: "Tap")
+                    // Another key of the same observer, and another observer, in between.
+                    if index % 50 == 0 { list.add(screen, channel: "Other\(round)") }
+                    if index % 75 == 0 { list.add(other, channel: "Tap") }
+                }
+                list.remove(screen, channel: "Tap")
+                list.remove(other)
+            }
+            let recording = harness.recording()
+            let adds = recording.events.enumerated().filter { $0.element.kind == .add }
+            let tapAdds = adds.filter { $0.element.object == adds[0].element.object
+                                        && recording.strings[Int($0.element.channel)] == "Tap" }
+            let findings = Analyzer.findings(in: recording).filter { $0.rule == Self.rule }
+            let onTap = findings.filter { $0.channel == "Tap" && $0.objects == findings.first?.objects }
+            // Each round: 149 duplicates, each pointing at that round's first add.
+            #expect(onTap.count == 298)
+            for (index, finding) in onTap.enumerated() {
+                let first = index < 149 ? tapAdds[0].offset : tapAdds[150].offset
+                #expect(finding.events == [first, tapAdds[index < 149 ? index + 1 : index + 2].offset])
+            }
+            // Per round, "other" once more on "Tap" and the screen twice more on "OtherN".
+            #expect(findings.count == 298 + 2 + 4)
+        }
     }
 }

@@ -1,0 +1,22 @@
+// libFuzzer entry point: the scenario parser, then the replay and exploration
+// of whatever parses, then every rendering. `Fuzz/run.sh` compiles this file
+// into one module with Sources/ObserverHarness, so it may use internal API.
+//
+// Every input must end in a report or an InputError at a real position:
+// a trap, a leak of the time budget (`-timeout`) or of memory (`-rss_limit_mb`)
+// is a finding.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzScenario(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    do {
+        let report = try Scenario.parse(bytes, path: "fuzz.scenario.json").run(seed: 0)
+        _ = report.jsonText()
+        _ = report.text()
+        _ = ReportSet(reports: [report]).sarifText(toolVersion: "fuzz")
+    } catch {
+        precondition(error.path == "fuzz.scenario.json" && error.line >= 1 && error.column >= 1,
+                     "an input error without a position: \(error)")
+    }
+    return 0
+}

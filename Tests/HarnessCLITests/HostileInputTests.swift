@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+
+/// Issue #9, through the real executable: every parser — scenarios, traces,
+/// report and baseline files, the command line itself — answers hostile
+/// input with `PATH:LINE:COLUMN: error: …` on standard error and exit
+/// status 2; `golden update` and `--output` write by rename, and golden
+/// reports stay inside their folder.
+@Suite struct HostileInputTests {
+    /// A fresh folder for one test.
+    private static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    private static func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let url = try folder().appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    /// Expects exit 2 and a first diagnostic line `PATH:LINE:COLUMN: error: …` mentioning `text`.
+    private static func expectInputError(_ result: CLIResult, path: String, mentioning text: String,
+                                         sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == 2, "\(result.stderr)", sourceLocation: sourceLocation)
+        let line = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        let pattern = "^" + NSRegularExpression.escapedPattern(for: path) + ":[0-9]+:[0-9]+: error: "
+        #expect(line.range(of: pattern, options: .regularExpression) != nil, "\(line)", sourceLocation: sourceLocation)
+        #expect(line.contains(text), "\(line)", sourceLocation: sourceLocation)
+    }
+
+    static let scenarioHeader = #"{"format": "observer-harness-scenario", "scenario": "s", "#
+
+    /// Hostile documents and what their error says.
+    static let hostileScenarios: [(name: String, bytes: [UInt8], message: String)] = [
+        ("truncated", Array(#"{"format": "observer-harness-scenario", "steps": ["#.utf8), "unexpected end of input"),
+        ("empty", [], "unexpected end of input"),
+        ("not UTF-8", Array(scenarioHeader.utf8) + [0xFF] + Array(#""version": 1, "steps": []}"#.utf8), "UTF-8"),
+        ("deeply nested", Array((scenarioHeader + #""version": 1, "steps": "# + String(repeating: "[", count: 50_000)).utf8),
+         "nesting deeper than 64 levels"),
+        ("wrong type", Array((scenarioHeader + #""version": 1, "steps": "all of them"}"#).utf8), "must be a list"),
+        ("duplicate key", Array((scenarioHeader + #""version": 1, "version": 1, "steps": []}"#).utf8),
+         #"duplicate key "version""#),
+        ("number out of range", Array((scenarioHeader + #""version": 1e400, "steps": []}"#).utf8), "number out of range"),
+        ("negative zero", Array((scenarioHeader + #""version": -0, "steps": []}"#).utf8), "must be an integer"),
+        ("2^64", Array((scenarioHeader + #""version": 18446744073709551616, "steps": []}"#).utf8), "must be an integer"),
+        ("unknown version", Array((scenarioHeader + #""version": 2, "steps": []}"#).utf8), "unsupported scenario version 2"),
+        ("huge", Array(repeating: UInt8(ascii: " "), count: (4 << 20) + 1), "larger than 4 MiB"),
+    ]
+
+    @Test(arguments: hostileScenarios.indices)
+    func aHostileScenarioIsAPathLineColumnErrorWithExitTwo(index: Int) throws {
+        let (name, bytes, message) = Self.hostileScenarios[index]
+        let path = try Self.file("hostile.scenario.json", bytes)
+        let result = try harnessCLI(["run", path])
+        Self.expectInputError(result, path: path, mentioning: message)
+        #expect(result.stdout.isEmpty, "\(name)")
+    }
+
+    @Test func anEndlessScenarioFileStopsAtTheSizeLimit() throws {
+        let result = try harnessCLI(["run", "/dev/zero"])
+        Self.expectInputError(result, path: "/dev/zero", mentioning: "the scenario file is larger than 4 MiB, the limit")
+    }
+
+    static let traceHeader = #"{"format":"observer-harness-trace","version":1}"#
+
+    static let hostileTraces: [(name: String, bytes: [UInt8], message: String)] = [
+        ("truncated header", Array(#"{"format":"observer-har"#.utf8), "unexpected end of input"),
+        ("empty", [], "the trace is empty"),
+        ("not UTF-8", Array((traceHeader + "\n" + #"{"string":1,"text":""#).utf8) + [0xC0, 0x80] + Array("\"}\n".utf8),
+         "UTF-8"),
+        ("deeply nested", Array((traceHeader + "\n" + #"{"seq":"# + String(repeating: "[", count: 50_000) + "\n").utf8),
+         "nesting deeper than"),
+        ("wrong type", Array((traceHeader + "\n" + #"{"seq":0,"kind":["post"]}"# + "\n").utf8), "must be a string"),
+        ("duplicate key", Array((traceHeader + "\n" + #"{"seq":0,"kind":"post","kind":"post"}"# + "\n").utf8),
+         #"duplicate key "kind""#),
+        ("number out of range", Array((traceHeader + "\n" + #"{"seq":1e400,"kind":"post"}"# + "\n").utf8),
+         "number out of range"),
+        ("negative zero", Array((traceHeader + "\n" + #"{"seq":-0,"kind":"post"}"# + "\n").utf8), "non-negative integer"),
+        ("2^64", Array((traceHeader + "\n" + #"{"seq":0,"kind":"post","t":18446744073709551616}"# + "\n").utf8),
+         "non-negative integer"),
+        ("unknown version", Array(#"{"format":"observer-harness-trace","version":99}"#.utf8), "unsupported trace version"),
+        ("huge line", Array((traceHeader + "\n" + #"{"string":1,"text":""#).utf8)
+            + Array(repeating: UInt8(ascii: "x"), count: 16 << 20) + Array("\"}\n".utf8), "longer than 16 MiB"),
+    ]
+
+    @Test(arguments: hostileTraces.indices)
+    func aHostileTraceIsAPathLineColumnErrorWithExitTwo(index: Int) throws {
+        let (name, bytes, message) = Self.hostileTraces[index]
+        let path = try Self.file("hostile.trace.jsonl", bytes)
+        let result = try harnessCLI(["analyze", path])
+        Self.expectInputError(result, path: path, mentioning: message)
+        #expect(result.stdout.isEmpty, "\(name)")
+    }
+
+    static let hostileReports: [(name: String, bytes: [UInt8], message: String)] = [
+        ("truncated", Array(#"{"format": "observer-harness-report", "version": 1, "#.utf8), "unexpected end of input"),
+        ("not UTF-8", Array(#"{"format": "observer-harness-report", "scenario": ""#.utf8) + [0xED, 0xA0, 0x80]
+            + Array(#""}"#.utf8), "UTF-8"),
+        ("deeply nested", Array(("{\"findings\": " + String(repeating: "[", count: 50_000)).utf8), "nesting deeper"),
+        ("duplicate key", Array(#"{"format": "observer-harness-report", "format": "x"}"#.utf8), "duplicate key"),
+        ("number out of range", Array(#"{"format": "observer-harness-report", "version": 1e400}"#.utf8),
+         "number out of range"),
+        ("unknown version", Array(#"{"format": "observer-harness-report", "version": 7}"#.utf8), "unsupported report version"),
+        ("wrong type", Array(#"{"format": 1}"#.utf8), "\"format\" must be a string"),
+    ]
+
+    @Test(arguments: hostileReports.indices)
+    func aHostileReportFileIsAPathLineColumnErrorWithExitTwo(index: Int) throws {
+        let (_, bytes, message) = Self.hostileReports[index]
+        let path = try Self.file("hostile.report.json", bytes)
+        Self.expectInputError(try harnessCLI(["merge", path]), path: path, mentioning: message)
+    }
+
+    @Test func anEndlessReportFileStopsAtTheSizeLimit() throws {
+        Self.expectInputError(try harnessCLI(["merge", "/dev/zero"]), path: "/dev/zero", mentioning: "larger than 64 MiB")
+    }
+
+    @Test func aHostileBaselineIsAPathLineColumnErrorWithExitTwo() throws {
+        let baseline = try Self.file("hostile.baseline.json", Array(#"{"format": "observer-harness-baseline", "#.utf8))
+        let result = try harnessCLI(["run", examples + "/add-to-cart-broadcast.scenario.json", "--baseline", baseline])
+        Self.expectInputError(result, path: baseline, mentioning: "unexpected end of input")
+    }
+
+    // MARK: The command line
+
+    /// Bad usage, and the column of the argument at fault in `harness-cli ARGUMENTS…`.
+    static let badUsage: [(arguments: [String], column: Int, message: String)] = [
+        ([], 13, "missing command"),
+        (["frobnicate"], 13, "unknown command 'frobnicate'"),
+        (["run"], 13, "run needs at least one scenario file or folder"),
+        (["run", "x", "--seed", "-1"], 26, "--seed must be a whole number"),
+        (["run", "x", "--seed", "18446744073709551616"], 26, "--seed must be a whole number"),
+        (["run", "x", "--seed", "+5"], 26, "--seed must be a whole number"),
+        (["run", "x", "--seed"], 26, "--seed needs a value"),
+        (["run", "x", "--format=yaml"], 19, "--format must be"),
+        (["run", "x", "--fail-on", "sometimes"], 29, "--fail-on must be"),
+        (["run", "--frobnicate", "x"], 17, "unknown option '--frobnicate'"),
+        (["golden", "sideways"], 20, "golden needs 'check' or 'update', not 'sideways'"),
+        (["analyze", "a.jsonl", "b.jsonl"], 29, "analyze takes exactly one trace file"),
+        (["rules", "extra"], 19, "rules takes no arguments"),
+        (["explain"], 13, "explain takes exactly one rule id"),
+        (["ünïcödé"], 13, "unknown command 'ünïcödé'"),
+        (["run", "ü", "--seed", "x"], 26, "--seed must be"),
+    ]
+
+    @Test(arguments: badUsage.indices)
+    func badUsageIsACommandLinePositionErrorWithExitTwo(index: Int) throws {
+        let (arguments, column, message) = Self.badUsage[index]
+        let result = try harnessCLI(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("<command line>:1:\(column): error: \(message)"), "\(result.stderr)")
+        #expect(result.stderr.contains("USAGE: harness-cli"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func anUnknownRuleIsReportedAtItsArgument() throws {
+        let result = try harnessCLI(["explain", "--format", "text", "duplicate"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("<command line>:1:35: error: unknown rule 'duplicate' "
+                                        + "(did you mean 'duplicate-registration'?)"), "\(result.stderr)")
+    }
+
+    @Test func aLongCommandLineIsHandled() throws {
+        // Few enough errors to fit a pipe's buffer: the helper reads stderr after stdout.
+        let result = try harnessCLI(["run"] + Array(repeating: "/no/such/file", count: 500))
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("/no/such/file:1:1: error: no such file or folder"))
+    }
+
+    // MARK: Writing files
+
+    /// A hard link to the old file keeps the old bytes only if the new file
+    /// replaced it by a rename; a write in place would change both.
+    @Test func outputIsWrittenToATemporaryFileAndRenamed() throws {
+        let folder = try Self.folder()
+        let output = folder.appendingPathComponent("report.json"), link = folder.appendingPathComponent("old.json")
+        try Data("old\n".utf8).write(to: output)
+        try FileManager.default.linkItem(at: output, to: link)
+        let result = try harnessCLI(["run", examples + "/add-to-cart-delegate.scenario.json", "--format", "json",
+                                     "--output", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOf: output, encoding: .utf8).contains("\"observer-harness-report\""))
+        #expect(try String(contentsOf: link, encoding: .utf8) == "old\n")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(leftovers == ["old.json", "report.json"])
+    }
+
+    @Test func anOutputFileThatCannotBeWrittenIsAnErrorWithExitTwo() throws {
+        let output = try Self.folder().appendingPathComponent("no/such/folder/report.json").path
+        let result = try harnessCLI(["run", examples + "/add-to-cart-delegate.scenario.json", "--output", output])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("\(output):1:1: error: cannot write"), "\(result.stderr)")
+    }
+
+    @Test func goldenUpdateReplacesEachReportByRename() throws {
+        let folder = try Self.folder().appendingPathComponent("golden")
+        try FileManager.default.copyItem(atPath: examples, toPath: folder.path)
+        let report = folder.appendingPathComponent("add-to-cart-broadcast.report.json")
+        let link = folder.deletingLastPathComponent().appendingPathComponent("kept.json")
+        try Data("stale\n".utf8).write(to: report)
+        try FileManager.default.linkItem(at: report, to: link)
+        let result = try harnessCLI(["golden", "update", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("written  add-to-cart-broadcast.report.json"))
+        #expect(try String(contentsOf: link, encoding: .utf8) == "stale\n")
+        #expect(try harnessCLI(["golden", "check", folder.path]).status == 0)
+    }
+
+    /// A linked folder or scenario inside the golden folder is not followed:
+    /// nothing is read from or written to where it points.
+    @Test func goldenUpdateDoesNotFollowLinksOutOfTheFolder() throws {
+        let root = try Self.folder()
+        let golden = root.appendingPathComponent("golden"), outside = root.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: examples, toPath: outside.path)
+        for file in try FileManager.default.contentsOfDirectory(atPath: outside.path) where file.hasSuffix(".report.json") {
+            try FileManager.default.removeItem(at: outside.appendingPathComponent(file))
+        }
+        try FileManager.default.createSymbolicLink(at: golden.appendingPathComponent("linked"), withDestinationURL: outside)
+        try FileManager.default.createSymbolicLink(
+            at: golden.appendingPathComponent("linked-file.scenario.json"),
+            withDestinationURL: outside.appendingPathComponent("add-to-cart-broadcast.scenario.json"))
+        try FileManager.default.copyItem(atPath: examples + "/add-to-cart-delegate.scenario.json",
+                                         toPath: golden.appendingPathComponent("own.scenario.json").path)
+        let result = try harnessCLI(["golden", "update", golden.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("written  own.report.json"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).allSatisfy { !$0.hasSuffix(".report.json") })
+        #expect(!FileManager.default.fileExists(atPath: golden.appendingPathComponent("linked-file.report.json").path))
+    }
+
+    /// A FIFO where a golden report should be would block a reader forever.
+    @Test func aGoldenReportThatIsNotARegularFileIsAnErrorNotAHang() throws {
+        let golden = try Self.folder()
+        try FileManager.default.copyItem(atPath: examples + "/add-to-cart-delegate.scenario.json",
+                                         toPath: golden.appendingPathComponent("cart.scenario.json").path)
+        let report = golden.appendingPathComponent("cart.report.json")
+        #expect(mkfifo(report.path, 0o600) == 0)
+        let result = try harnessCLI(["golden", "check", golden.path])
+        Self.expectInputError(result, path: report.path, mentioning: "the golden report is not a regular file")
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import ObserverHarness
+
+/// 8 threads × 100 000 operations on one weak ``ObserverList``. Each thread
+/// notifies its own channel, so the deliveries each notify must make are
+/// known; nodes remove themselves in `deinit` on the graveyard thread while
+/// notifications are delivering to them.
+@Suite struct ObserverListStressTests {
+    final class Node {
+        weak var list: ObserverList<Node>?
+        /// Counts down when this node is gone.
+        let dying: Stress.Counters?
+        init(list: ObserverList<Node>?, dying: Stress.Counters? = nil) {
+            self.list = list
+            self.dying = dying
+        }
+        deinit {
+            list?.remove(self)
+            dying?.add("pending", -1)
+        }
+    }
+
+    /// What one thread did; touched only by that thread.
+    final class Tally: @unchecked Sendable {
+        var nodes = 0, adds = 0, removes = 0, posts = 0, runs = 0, buried = 0
+        var live: [Node] = []
+        var keep: [Node] = []
+        /// Nodes buried that have not died yet (at most two registered ones).
+        let dying = Stress.Counters()
+    }
+
+    @Test func eightThreadsRecordEveryAddRemoveNotifyAndDeliveryExactlyOnce() throws {
+        let harness = Harness(name: "stress-list")
+        let list = harness.observerList(of: Node.self, hold: .weak)
+        let graveyard = Stress.Graveyard()
+        let tallies = (0..<Stress.threadCount).map { _ in Tally() }
+        Stress.onThreads { index in
+            let tally = tallies[index]
+            let channel = "L\(index)", inner = "L\(index).inner", side = "L\(index).side"
+            let innerNode = Node(list: nil)
+            list.add(innerNode, channel: inner)
+            // Never added: removing it matches nothing.
+            let stranger = Node(list: nil)
+            list.remove(stranger, channel: channel)
+            tally.keep += [innerNode, stranger]
+            tally.nodes += 2
+            tally.adds += 1
+            tally.removes += 1
+            // Handlers post, add and remove re-entrantly, every so many deliveries.
+            func handle(_ node: Node) {
+                tally.runs += 1
+                if tally.runs % 4 == 0 {
+                    list.notify(channel: inner) { _ in tally.runs += 1 }
+                    tally.posts += 1
+                }
+                if tally.runs % 8 == 0 {
+                    let temporary = Node(list: nil)
+                    list.add(temporary, channel: side)
+                    list.remove(temporary, channel: side)
+                    tally.nodes += 1
+                    tally.adds += 1
+                    tally.removes += 1
+                }
+                if tally.runs % 16 == 0 {
+                    list.remove(node, channel: channel)
+                    list.add(node, channel: channel)
+                    tally.removes += 1
+                    tally.adds += 1
+                }
+            }
+            var generator = SplitMix64(seed: 0x11575 + UInt64(index))
+            for _ in 0..<Stress.operationsPerThread {
+                // Notifications are 3 in 8 operations; one that cannot apply
+                // removes the stranger instead.
+                switch generator.next() % 8 {
+                case 0 where tally.live.isEmpty:
+                    let node = Node(list: list, dying: tally.dying)
+                    list.add(node, channel: channel)
+                    tally.live.append(node)
+                    tally.nodes += 1
+                    tally.adds += 1
+                case 1 where !tally.live.isEmpty:
+                    let node = tally.live.remove(at: Int(generator.next() % UInt64(tally.live.count)))
+                    list.remove(node, channel: channel)
+                    tally.removes += 1
+                    tally.dying.add("pending")
+                    graveyard.bury(node)
+                    tally.buried += 1
+                case 2 where !tally.live.isEmpty && tally.dying["pending"] < 2:
+                    // Dies elsewhere while still registered, racing this thread's notifications.
+                    tally.dying.add("pending")
+                    graveyard.bury(tally.live.remove(at: Int(generator.next() % UInt64(tally.live.count))))
+                    tally.buried += 1
+                case 5, 6, 7:
+                    list.notify(channel: channel, handle)
+                    tally.posts += 1
+                default:
+                    list.remove(stranger, channel: channel)
+                    tally.removes += 1
+                }
+            }
+        }
+        graveyard.close()
+        let recording = harness.recording()
+        let counts = Stress.counts(recording)
+        let total = { (key: KeyPath<Tally, Int>) in tallies.reduce(0) { $0 + $1[keyPath: key] } }
+
+        #expect(counts[.track, default: 0] == total(\.nodes))
+        #expect(counts[.add, default: 0] == total(\.adds))
+        #expect(counts[.remove, default: 0] == total(\.removes) + total(\.buried))
+        #expect(counts[.post, default: 0] == total(\.posts))
+        #expect(counts[.deliver, default: 0] == total(\.runs))
+        #expect(counts[.deliverToDead, default: 0] == 0)
+        #expect(Set(counts.keys).isSubset(of: [.track, .add, .remove, .post, .deliver, .deliverSkipped, .dealloc]))
+        Stress.expectEachDeallocationOnce(recording)
+        Stress.expectDeliveriesFollowTheirPosts(recording)
+        // Until here, everything the threads made stays alive; then the
+        // handlers' references to their tallies must not keep it alive longer.
+        tallies.forEach { $0.keep.removeAll(); $0.live.removeAll() }
+    }
+}
