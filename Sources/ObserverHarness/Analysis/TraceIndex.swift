@@ -255,13 +255,31 @@ struct TraceIndex {
     func registryInfo(_ id: UInt32) -> RegistryInfo { recording.registry(id) }
     /// A registry's kind without copying its name (rules ask per post).
     func registryKind(_ id: UInt32) -> RegistryKind { recording.registries[Int(id)].kind }
-    func name(_ object: UInt32) -> String { recording.objectName(object) }
+    func name(_ object: UInt32) -> String { tokenName(object) ?? recording.objectName(object) }
 
     /// `label (Type)`, or `Type#id` when there is no label.
     func describe(_ object: UInt32) -> String {
         let info = recording.object(object)
-        if let label = info.label { return "\(label) (\(info.typeName))" }
+        if let label = info.label ?? tokenName(object) { return "\(label) (\(info.typeName))" }
         return info.displayName(id: object)
+    }
+
+    /// A token a block registration returned is named after the line that
+    /// registered it (its `track` site): `block#4 (Cart.swift:12)` points at
+    /// code where `NotificationObserverToken#4` would not. Made here, when a
+    /// report needs it, so recording stays free of string building.
+    private func tokenName(_ object: UInt32) -> String? {
+        let info = recording.object(object)
+        let kind: String
+        switch info.typeName {
+        case "NotificationObserverToken": kind = "block"
+        case "PropertyObservation": kind = "observation"
+        default: return nil
+        }
+        guard info.label == nil, Int(object) < lifetimes.count, let track = lifetimes[Int(object)].trackSequence,
+              let site = recording.site(events[track].site) else { return nil }
+        let file = site.file.split(separator: "/").last.map(String.init) ?? site.file
+        return "\(kind)#\(object) (\(file):\(site.line))"
     }
 
     /// The post, property set or delegate call that an event was caused by.

@@ -206,28 +206,6 @@ final class Recorder: @unchecked Sendable {
         return entry
     }
 
-    /// The id of a token a block registration returns, named after the line
-    /// that registered it: a report saying `block#4 (Cart.swift:12)` points at
-    /// code, where `NotificationObserverToken#4` would not.
-    func tokenID(for token: AnyObject, site: CodeLocation) -> UInt32 {
-        let id = objectID(for: token, site: site)
-        withLock { objects[Int(id)].tokenSite = siteIDLocked(.location(site)) }
-        return id
-    }
-
-    /// The objects with every token's label made.
-    private func labelledObjectsLocked() -> [ObjectInfo] {
-        var result = objects
-        for index in result.indices where result[index].label == nil && result[index].tokenSite != 0 {
-            let site = sites[Int(result[index].tokenSite)]
-            let file = site.file.split(separator: "/").last.map(String.init) ?? site.file
-            let kind = result[index].typeName == "PropertyObservation" ? "observation" : "block"
-            result[index].label = "\(kind)#\(index) (\(file):\(site.line))"
-            result[index].tokenSite = 0  // a recording holds only the label, as a trace does
-        }
-        return result
-    }
-
     /// The id to remove `object`'s registrations by. Swift empties weak
     /// references before `deinit` runs, so an observer removing itself in its
     /// deinit looks gone; a removal still means the object we knew at this
@@ -293,7 +271,7 @@ final class Recorder: @unchecked Sendable {
     func snapshot() -> Recording {
         lock.withLock {
             Recording(events: EventLog(storage: storage, count: storage.count),
-                      strings: strings.strings, objects: labelledObjectsLocked(), registries: registries,
+                      strings: strings.strings, objects: objects, registries: registries,
                       sites: sites, siteLocations: siteLocations)
         }
     }

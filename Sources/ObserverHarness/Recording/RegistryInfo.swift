@@ -35,11 +35,6 @@ struct RegistryInfo: Hashable, Sendable {
 struct ObjectInfo: Hashable, Sendable {
     var typeName: String
     var label: String?
-    /// For a token a block registration returned: the registering line. Its
-    /// label (`block#4 (Cart.swift:12)`) is made from it only when a
-    /// recording is taken, because building a string per registration costs
-    /// time and memory on the hot path.
-    var tokenSite: UInt32 = 0
 
     /// `label` when the user gave one, else `TypeName#id`.
     func displayName(id: UInt32) -> String { label ?? "\(typeName)#\(id)" }

@@ -37,7 +37,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
                             location: CodeLocation,
                             using block: @escaping @Sendable (Notification) -> Void) -> any NSObjectProtocol {
         let token = NotificationObserverToken(store: store)
-        let tokenID = recorder.tokenID(for: token, site: location)
+        let tokenID = recorder.objectID(for: token, site: location)
         let senderID = senderID(of: object)
         let result = store.add(observer: nil, observerID: tokenID, hold: .strong, channel: name?.rawValue,
                                senderID: senderID, tokenForm: true, dedupe: false, site: .location(location),

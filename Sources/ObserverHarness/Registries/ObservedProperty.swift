@@ -82,7 +82,7 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
                         _ handler: @escaping (Change) -> Void) -> PropertyObservation {
         let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let token = PropertyObservation()
-        let tokenID = store.recorder.tokenID(for: token, site: location)
+        let tokenID = store.recorder.objectID(for: token, site: location)
         let result = store.add(observer: nil, observerID: tokenID, hold: .strong, channel: property,
                                senderID: ownerID, tokenForm: true, dedupe: false, site: .location(location)) { _, change in
             handler(change)
