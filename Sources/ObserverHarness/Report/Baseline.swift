@@ -59,7 +59,7 @@ public struct Baseline: Sendable, Equatable {
 
     public static func load(contentsOf url: URL, path: String? = nil) throws(InputError) -> Baseline {
         let path = path ?? url.path
-        return try parse(try JSONDocument.read(url, path: path, maxBytes: ReportSet.maxFileBytes), path: path)
+        return try parse(try InputFile.read(url, path: path, maxBytes: ReportSet.maxFileBytes, what: "baseline"), path: path)
     }
 
     public static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> Baseline {

@@ -9,8 +9,9 @@ extension ReportSet {
         var cases: [String] = []
         var failures = 0
         for report in reports {
-            let failing = report.findings.filter { finding in threshold.map { finding.severity <= $0 } ?? false }
-            let other = report.findings.filter { finding in !failing.contains(finding) }
+            let fails = { (finding: Finding) in threshold.map { finding.severity <= $0 } ?? false }
+            let failing = report.findings.filter(fails)
+            let other = report.findings.filter { !fails($0) }
             var body = ""
             if !failing.isEmpty {
                 failures += 1

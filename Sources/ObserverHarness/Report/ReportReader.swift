@@ -9,7 +9,7 @@ extension ReportSet {
 
     public static func load(contentsOf url: URL, path: String? = nil) throws(InputError) -> ReportSet {
         let path = path ?? url.path
-        let bytes = try JSONDocument.read(url, path: path, maxBytes: maxFileBytes)
+        let bytes = try InputFile.read(url, path: path, maxBytes: maxFileBytes, what: "report")
         return try parse(bytes, path: path)
     }
 
@@ -39,12 +39,6 @@ struct JSONDocument {
     let path: String
     let root: JSONNode
     private let source: JSONSourceText
-
-    /// Reads a file, refusing one larger than `maxBytes` (or endless, like
-    /// `/dev/zero`) without loading more than that.
-    static func read(_ url: URL, path: String, maxBytes: Int) throws(InputError) -> [UInt8] {
-        try InputFile.read(url, path: path, maxBytes: maxBytes, what: "file")
-    }
 
     init(_ bytes: [UInt8], path: String, maxBytes: Int) throws(InputError) {
         self.path = path

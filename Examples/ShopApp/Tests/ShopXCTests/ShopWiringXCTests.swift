@@ -25,13 +25,7 @@ final class ShopWiringXCTests: XCTestCase {
     }
 
     @MainActor func testLegacyWiringFailsAtThePostLine() async throws {
-        let harness = Harness(name: "shop")
-        let center = harness.notificationCenter()
-        let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
-        let lists = [
-            LegacyProductList(title: "Best sellers", products: [phone], cart: cart, center: center, harness: harness),
-            LegacyProductList(title: "Recommended", products: [phone], cart: cart, center: center, harness: harness),
-        ]
+        let (harness, cart, lists) = legacyShop()
         lists[0].cells[0].tapAddToCart()
         XCTAssertEqual(cart.items, ["phone", "phone"])
 
@@ -45,15 +39,20 @@ final class ShopWiringXCTests: XCTestCase {
     }
 
     @MainActor func testExpectedFindingPassesOnTheLegacyWiring() async {
+        let (harness, _, lists) = legacyShop()
+        lists[1].cells[0].tapAddToCart()
+        assertFindings(harness, .exactly(["broadcast-as-command"]))
+    }
+
+    /// Two legacy lists showing the same phone, and the cart they both add to.
+    @MainActor private func legacyShop() -> (Harness, Cart, [LegacyProductList]) {
         let harness = Harness(name: "shop")
         let center = harness.notificationCenter()
         let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
-        let lists = [
-            LegacyProductList(title: "Best sellers", products: [phone], cart: cart, center: center, harness: harness),
-            LegacyProductList(title: "Recommended", products: [phone], cart: cart, center: center, harness: harness),
-        ]
-        lists[1].cells[0].tapAddToCart()
-        assertFindings(harness, .exactly(["broadcast-as-command"]))
+        let lists = ["Best sellers", "Recommended"].map {
+            LegacyProductList(title: $0, products: [phone], cart: cart, center: center, harness: harness)
+        }
+        return (harness, cart, lists)
     }
 
     // MARK: Capturing the failures a block records instead of failing the test
