@@ -288,23 +288,3 @@ func multinomialAtMost(_ sizes: [Int], _ limit: Int) -> Bool {
     }
     return true
 }
-
-extension Scenario {
-    /// Replays the scenario, explores delivery orders and interleavings, and
-    /// reports every finding. The same scenario and seed give the same report.
-    public func run(seed: UInt64 = 0) throws(InputError) -> Report {
-        var explorer = Explorer(scenario: self, seed: seed)
-        var report = try explorer.run()
-        for index in report.findings.indices {
-            if let step = report.findings[index].step, steps.indices.contains(step) {
-                report.findings[index].line = steps[step].position.line
-            }
-        }
-        let reasons = Dictionary(suppressions.map { ($0.rule, $0.reason) }, uniquingKeysWith: { first, _ in first })
-        report.suppressed = report.findings.compactMap { finding in
-            reasons[finding.rule].map { SuppressedFinding(finding: finding, reason: $0) }
-        }
-        report.findings.removeAll { reasons[$0.rule] != nil }
-        return report
-    }
-}
