@@ -21,7 +21,7 @@ enum InputFile {
             throw failure("cannot read the \(what): \(ReadableFile.lastError)")
         }
         defer { file.closeFile() }
-        let tooLarge = failure("the \(what) is larger than \(describeSize(maxBytes)), the limit")
+        let tooLarge = failure("the \(what) is larger than \(InputBytes.describeSize(maxBytes)), the limit")
         // Up to `capacity` bytes, or fewer at the end of the file.
         func next(_ capacity: Int) throws(InputError) -> [UInt8] {
             var failed = false
@@ -54,13 +54,5 @@ enum InputFile {
         }
         guard bytes.count <= maxBytes else { throw tooLarge }
         return bytes
-    }
-
-    /// `4 MiB`, `64 KiB` or `1000 bytes`.
-    static func describeSize(_ bytes: Int) -> String {
-        if bytes > 0 && bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
-        if bytes > 0 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes > 0 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 }

@@ -43,7 +43,7 @@ public enum JSONParser {
         try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> Builder.Value in
             guard buffer.count <= limits.maxBytes else {
                 let error = JSONSyntaxError(
-                    message: "file larger than \(describeSize(limits.maxBytes))", offset: max(limits.maxBytes, 0))
+                    message: "file larger than \(InputBytes.describeSize(limits.maxBytes))", offset: max(limits.maxBytes, 0))
                 throw JSONParseError(error, in: buffer)
             }
             var scanner = JSONScanner(bytes: buffer, builder: builder, maxDepth: limits.maxDepth)
@@ -53,12 +53,6 @@ public enum JSONParser {
                 throw JSONParseError(error, in: buffer)
             }
         }
-    }
-
-    private static func describeSize(_ bytes: Int) -> String {
-        if bytes > 0 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes > 0 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 }
 

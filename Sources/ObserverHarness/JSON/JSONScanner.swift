@@ -58,9 +58,7 @@ struct JSONScanner<Builder: JSONTreeBuilder> {
     }
 
     mutating func parseDocument() throws(JSONSyntaxError) -> Builder.Value {
-        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
-            position = 3
-        }
+        position = InputBytes.byteOrderMarkLength(bytes)
         skipWhitespace()
         let value = try parseValue()
         skipWhitespace()

@@ -93,7 +93,7 @@ public struct JSONSourceText: Sendable {
 
     /// Line 1 starts after a byte order mark, so the BOM takes no column.
     private static func firstLineStart<C: RandomAccessCollection<UInt8>>(_ bytes: C) -> Int where C.Index == Int {
-        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        InputBytes.byteOrderMarkLength(bytes)
     }
 
     /// If a line break starts at `offset`, the offset just past it.

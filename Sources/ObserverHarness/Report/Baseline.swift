@@ -63,26 +63,23 @@ public struct Baseline: Sendable, Equatable {
     }
 
     public static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> Baseline {
-        let document = try JSONDocument(bytes, path: path, maxBytes: ReportSet.maxFileBytes)
-        let root = try document.object(document.root, "a baseline")
-        try document.allowOnly(root, ["format", "version", "findings"], in: "a baseline")
-        let format = try document.string(root, "format", in: document.root)
-        guard format.value == Self.format else {
-            throw document.error("\"format\" must be \"\(Self.format)\", not \"\(format.value)\"", at: format.offset)
-        }
-        try document.checkVersion(root, in: document.root, supported: Self.formatVersion, of: "baseline")
+        let input = try JSONInput(bytes, path: path, limits: .init(maxDepth: 64, maxBytes: ReportSet.maxFileBytes))
+        let root = try input.fields(input.root, "a baseline")
+        try root.allowOnly(["format", "version", "findings"])
+        try root.checkFormat(Self.format)
+        try root.checkVersion(Self.formatVersion, of: "baseline")
         var entries: [Entry] = []
-        for node in try document.array(try document.required(root, "findings", in: document.root), "\"findings\"") {
-            let members = try document.object(node, "a baseline entry")
-            try document.allowOnly(members, ["fingerprint", "scenario", "rule", "message"], in: "a baseline entry")
-            let fingerprint = try document.string(members, "fingerprint", in: node)
+        for node in try input.array(try root.required("findings"), "\"findings\"") {
+            let entry = try input.fields(node, "a baseline entry")
+            try entry.allowOnly(["fingerprint", "scenario", "rule", "message"])
+            let fingerprint = try entry.requiredString("fingerprint")
             guard fingerprint.value.count == 16, fingerprint.value.allSatisfy(\.isHexDigit) else {
-                throw document.error("\"fingerprint\" must be 16 hexadecimal digits", at: fingerprint.offset)
+                throw input.error("\"fingerprint\" must be 16 hexadecimal digits", at: fingerprint.offset)
             }
             entries.append(Entry(fingerprint: fingerprint.value,
-                                 scenario: try document.optionalString(members, "scenario") ?? "",
-                                 rule: try document.optionalString(members, "rule") ?? "",
-                                 message: try document.optionalString(members, "message") ?? ""))
+                                 scenario: try entry.optionalString("scenario")?.value ?? "",
+                                 rule: try entry.optionalString("rule")?.value ?? "",
+                                 message: try entry.optionalString("message")?.value ?? ""))
         }
         return Baseline(entries: entries)
     }

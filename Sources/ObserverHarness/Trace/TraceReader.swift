@@ -53,7 +53,7 @@ extension Recording {
     private static func readTrace(_ bytes: UnsafeRawBufferPointer, path: String) throws(TraceError) -> TraceReadResult {
         guard bytes.count <= maxTraceBytes else {
             throw TraceError(path: path, line: 1, column: 1,
-                             message: "the trace is larger than \(InputFile.describeSize(maxTraceBytes)), the limit")
+                             message: "the trace is larger than \(InputBytes.describeSize(maxTraceBytes)), the limit")
         }
         var reader = TraceReader(path: path)
         return try reader.read(bytes)
@@ -112,7 +112,7 @@ struct TraceReader {
             if Self.isBlank(line) { continue }
             guard line.count <= Recording.maxTraceLineBytes else {
                 throw TraceError(path: path, line: lineNumber, column: 1, message: "the line is longer than "
-                                 + "\(InputFile.describeSize(Recording.maxTraceLineBytes)), the limit for one line")
+                                 + "\(InputBytes.describeSize(Recording.maxTraceLineBytes)), the limit for one line")
             }
             if !sawHeader {
                 try readHeader(line, number: lineNumber)
@@ -398,8 +398,7 @@ struct TraceReader {
     /// scalars, not counting a byte order mark.
     static func column(in bytes: [UInt8], offset: Int) -> Int {
         let end = min(max(offset, 0), bytes.count)
-        var start = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = min(3, end) }
+        let start = min(InputBytes.byteOrderMarkLength(bytes), end)
         var column = 1
         for index in start..<end where bytes[index] & 0xC0 != 0x80 { column += 1 }
         return column

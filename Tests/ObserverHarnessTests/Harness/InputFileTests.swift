@@ -57,10 +57,10 @@ import Testing
     }
 
     @Test func sizesAreDescribedInTheirLargestWholeUnit() {
-        #expect(InputFile.describeSize(1 << 30) == "1 GiB")
-        #expect(InputFile.describeSize(4 << 20) == "4 MiB")
-        #expect(InputFile.describeSize(16 << 10) == "16 KiB")
-        #expect(InputFile.describeSize(1000) == "1000 bytes")
-        #expect(InputFile.describeSize(1) == "1 byte")
+        #expect(InputBytes.describeSize(1 << 30) == "1 GiB")
+        #expect(InputBytes.describeSize(4 << 20) == "4 MiB")
+        #expect(InputBytes.describeSize(16 << 10) == "16 KiB")
+        #expect(InputBytes.describeSize(1000) == "1000 bytes")
+        #expect(InputBytes.describeSize(1) == "1 byte")
     }
 }

@@ -56,7 +56,7 @@ extension ReplayTests {
             expect(inputError(text), at: column(of: "1e400", in: text), mentioning: "number out of range")
         }
 
-        @Test(arguments: ["-0", "18446744073709551616", "1.0", "\"1\"", "true", "null"])
+        @Test(arguments: ["-0", "18446744073709551616", "1.5", "\"1\"", "true", "null"])
         func aVersionThatIsNotAnIntegerIsReportedAtTheValue(version: String) {
             let text = document(version: version)
             expect(inputError(text), at: column(of: version, in: text), mentioning: "\"version\" must be an integer")

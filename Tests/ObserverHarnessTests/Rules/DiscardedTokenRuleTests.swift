@@ -33,14 +33,16 @@ extension Rules {
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
+        // A token is declared once, so a name is rebound only by a handler
+        // that runs twice (registering in viewWillAppear).
         @Test func discardedTokenFiresForTheFirstRegistrationWhenItsTokenNameIsRebound() throws {
             let report = try InlineScenario("""
                 [
-                  { "op": "create", "object": "screen" },
-                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
-                    "token": "token", "handler": [], "site": "Screen.swift:18" },
-                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Login",
-                    "token": "token", "handler": [], "site": "Screen.swift:25" },
+                  { "op": "create", "object": "screen", "methods": { "appear": [
+                      { "observe": { "registry": "center", "observer": "self", "channel": "Logout", "token": "token",
+                                     "handler": [], "site": "Screen.swift:18" } } ] } },
+                  { "op": "invoke", "object": "screen", "method": "appear" },
+                  { "op": "invoke", "object": "screen", "method": "appear" },
                   { "op": "remove", "registry": "center", "token": "token" }
                 ]
                 """).report()
@@ -52,12 +54,12 @@ extension Rules {
         @Test func discardedTokenIgnoresRebindingATokenNameAfterItsRegistrationWasRemoved() throws {
             let report = try InlineScenario("""
                 [
-                  { "op": "create", "object": "screen" },
-                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
-                    "token": "token", "handler": [] },
+                  { "op": "create", "object": "screen", "methods": { "appear": [
+                      { "observe": { "registry": "center", "observer": "self", "channel": "Logout", "token": "token",
+                                     "handler": [], "site": "Screen.swift:18" } } ] } },
+                  { "op": "invoke", "object": "screen", "method": "appear" },
                   { "op": "remove", "registry": "center", "token": "token" },
-                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Login",
-                    "token": "token", "handler": [] },
+                  { "op": "invoke", "object": "screen", "method": "appear" },
                   { "op": "remove", "registry": "center", "token": "token" }
                 ]
                 """).report()
@@ -96,11 +98,11 @@ extension Rules {
         @Test func discardedTokenIgnoresRebindingATokenNameToTheSameDedupedRegistration() throws {
             let report = try InlineScenario("""
                 [
-                  { "op": "create", "object": "screen" },
-                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
-                    "token": "token", "handler": [] },
-                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
-                    "token": "token", "handler": [] },
+                  { "op": "create", "object": "screen", "methods": { "appear": [
+                      { "observe": { "registry": "center", "observer": "self", "channel": "Logout", "token": "token",
+                                     "handler": [], "site": "Screen.swift:18" } } ] } },
+                  { "op": "invoke", "object": "screen", "method": "appear" },
+                  { "op": "invoke", "object": "screen", "method": "appear" },
                   { "op": "remove", "registry": "center", "token": "token" }
                 ]
                 """, registries: #"{ "center": { "kind": "notification-center", "dedupe": true } }"#).report()

@@ -1,0 +1,79 @@
+/// `observe` and `remove`: what a registration listens to and how it ends.
+extension ScenarioParser {
+    func observation(_ object: JSONFields, context: Context, validator: NameValidator)
+        throws(InputError) -> Observation {
+        let registry = try self.registry(object, kinds: [.notificationCenter, .subject, .property], op: .observe)
+        let observer = try objectName(object, "observer", context: context, validator: validator)
+        var channel: String?
+        var sender: String?
+        switch registry.kind {
+        case .property:
+            for key in ["channel", "sender"] where object.has(key) {
+                throw error("a property registry observes \"object\" + \"property\", not \"\(key)\"",
+                            at: object.keyOffset(key))
+            }
+            sender = try objectName(object, "object", context: context, validator: validator)
+            channel = try object.requiredString("property").value
+        default:
+            for key in ["object", "property"] where object.has(key) {
+                throw error("\"\(key)\" belongs to property registries; this one is a \(registry.kind.rawValue)",
+                            at: object.keyOffset(key))
+            }
+            channel = try object.optionalString("channel")?.value
+            if registry.kind == .subject { channel = channel ?? "" }
+            sender = try optionalObjectName(object, "sender", context: context, validator: validator)
+        }
+        let response: Observation.Response
+        switch (object.node("handler"), object.node("method")) {
+        case (let handlerNode?, nil):
+            response = .handler(try handler(handlerNode, selfAvailable: true))
+        case (nil, let methodNode?):
+            guard case .string(let method) = methodNode.kind else {
+                throw error("\"method\" must be a string", at: methodNode.offset)
+            }
+            if observer != "self", let methods = declaredObjects[observer], !methods.contains(method) {
+                throw error("object \"\(observer)\" has no method \"\(method)\"", at: methodNode.offset)
+            }
+            response = .method(method)
+        case (.some, .some):
+            throw error("give \"handler\" or \"method\", not both", at: object.keyOffset("method"))
+        case (nil, nil):
+            throw error("\"observe\" needs a \"handler\" or a \"method\"", at: object.offset)
+        }
+        let token = try object.optionalString("token")?.value
+        return Observation(registry: registry.name, observer: observer, channel: channel, sender: sender,
+                           response: response, hold: try hold(object), token: token)
+    }
+
+    func removal(_ object: JSONFields, context: Context, validator: NameValidator) throws(InputError) -> Removal {
+        let registry = try self.registry(object, kinds: [.notificationCenter, .subject, .property], op: .remove)
+        if object.has("token") {
+            for key in ["observer", "channel", "sender", "object", "property"] where object.has(key) {
+                throw error("remove by \"token\" or by \"observer\", not both", at: object.keyOffset(key))
+            }
+            return Removal(registry: registry.name, token: try token(object), observer: nil, channel: nil,
+                           channelGiven: false, sender: nil)
+        }
+        guard object.has("observer") else {
+            throw error("\"remove\" needs a \"token\" or an \"observer\"", at: object.offset)
+        }
+        let observer = try objectName(object, "observer", context: context, validator: validator)
+        if registry.kind == .property {
+            for key in ["channel", "sender"] where object.has(key) {
+                throw error("a property registry removes by \"object\" + \"property\", not \"\(key)\"",
+                            at: object.keyOffset(key))
+            }
+            let target = try optionalObjectName(object, "object", context: context, validator: validator)
+            let property = try object.optionalString("property")?.value
+            return Removal(registry: registry.name, token: nil, observer: observer, channel: property,
+                           channelGiven: property != nil, sender: target)
+        }
+        for key in ["object", "property"] where object.has(key) {
+            throw error("\"\(key)\" belongs to property registries", at: object.keyOffset(key))
+        }
+        let channel = try object.optionalString("channel")?.value
+        return Removal(registry: registry.name, token: nil, observer: observer, channel: channel,
+                       channelGiven: channel != nil,
+                       sender: try optionalObjectName(object, "sender", context: context, validator: validator))
+    }
+}

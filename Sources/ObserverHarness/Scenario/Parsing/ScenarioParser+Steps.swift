@@ -1,0 +1,103 @@
+/// Steps: the op names the kind (``StepKind``), each kind reads its own
+/// fields. Object steps and `concurrently` are here; registrations and
+/// deliveries have their own files.
+extension ScenarioParser {
+    /// Top-level (or branch) steps, checked in order for object lifetimes.
+    func steps(_ nodes: [JSONNode], validator: inout NameValidator) throws(InputError) -> [Step] {
+        var steps: [Step] = []
+        for node in nodes {
+            steps.append(try step(node, context: .topLevel, validator: &validator))
+        }
+        return steps
+    }
+
+    func step(_ node: JSONNode, context: Context, validator: inout NameValidator) throws(InputError) -> Step {
+        let object = try fields(node, "a step")
+        let op = try object.requiredString("op")
+        let site = try self.site(object)
+        guard let kind = StepKind(rawValue: op.value) else {
+            throw error("unknown op \"\(op.value)\"", at: op.offset)
+        }
+        try object.allowOnly(kind.fields.union(["op", "site"]))
+        if context != .topLevel, !kind.runsInHandlers {
+            throw error("\"\(kind.rawValue)\" is a top-level step; handlers cannot run it", at: node.offset)
+        }
+        let operation: Step.Operation
+        switch kind {
+        case .create: operation = try create(object, validator: &validator)
+        case .release: operation = try release(object, context: context, validator: &validator)
+        case .retain:
+            operation = .retain(holder: try objectName(object, "holder", context: context, validator: validator),
+                                target: try objectName(object, "target", context: context, validator: validator))
+        case .observe: operation = .observe(try observation(object, context: context, validator: validator))
+        case .remove: operation = .remove(try removal(object, context: context, validator: validator))
+        case .dropToken: operation = .dropToken(try token(object))
+        case .post: operation = try post(object, context: context, validator: validator)
+        case .set: operation = try set(object, context: context, validator: validator)
+        case .setDelegate: operation = try setDelegate(object, context: context, validator: validator)
+        case .callDelegate: operation = try callDelegate(object, context: context, validator: validator)
+        case .invoke: operation = try invoke(object, context: context, validator: validator)
+        case .concurrently: operation = try concurrently(object, validator: &validator)
+        }
+        return Step(operation: operation, site: site, position: position(node.offset))
+    }
+
+    // MARK: Objects
+
+    private func create(_ object: JSONFields, validator: inout NameValidator) throws(InputError) -> Step.Operation {
+        let name = try object.requiredString("object")
+        try validator.create(name.value, at: name.offset, self)
+        let type = try object.optionalString("type")?.value ?? name.value
+        var methods: [String: Handler] = [:]
+        if let methodsNode = object.node("methods") {
+            guard case .object(let members) = methodsNode.kind else {
+                throw error("\"methods\" must map method names to handlers", at: methodsNode.offset)
+            }
+            for member in members {
+                guard methods[member.key] == nil else {
+                    throw error("method \"\(member.key)\" is defined twice", at: member.keyOffset)
+                }
+                methods[member.key] = try handler(member.value, selfAvailable: true)
+            }
+        }
+        return .create(object: name.value, type: type, methods: methods)
+    }
+
+    private func release(_ object: JSONFields, context: Context, validator: inout NameValidator)
+        throws(InputError) -> Step.Operation {
+        let name = try objectName(object, "object", context: context, validator: validator)
+        if context == .topLevel { validator.release(name) }
+        return .release(object: name)
+    }
+
+    private func invoke(_ object: JSONFields, context: Context, validator: NameValidator)
+        throws(InputError) -> Step.Operation {
+        let target = try objectName(object, "object", context: context, validator: validator)
+        let method = try object.requiredString("method")
+        if target != "self", let methods = declaredObjects[target], !methods.contains(method.value) {
+            throw error("object \"\(target)\" has no method \"\(method.value)\"", at: method.offset)
+        }
+        return .invoke(object: target, method: method.value, payload: object.node("payload")?.value ?? .null)
+    }
+
+    // MARK: Concurrency
+
+    private func concurrently(_ object: JSONFields, validator: inout NameValidator)
+        throws(InputError) -> Step.Operation {
+        guard let branchesNode = object.node("branches") else {
+            throw error("\"concurrently\" needs \"branches\": a list of step lists", at: object.offset)
+        }
+        var branches: [[Step]] = []
+        var after = validator
+        for branchNode in try array(branchesNode, "\"branches\"") {
+            var branchValidator = validator
+            branches.append(try steps(try array(branchNode, "a branch"), validator: &branchValidator))
+            after.merge(branchValidator)
+        }
+        guard branches.count >= 2 else {
+            throw error("\"concurrently\" needs at least two branches", at: branchesNode.offset)
+        }
+        validator = after
+        return .concurrently(branches)
+    }
+}

@@ -1,0 +1,128 @@
+/// Turns a parsed JSON document into a ``Scenario``, checking every field and
+/// every name. One file per concern: declarations (a first pass over every
+/// name), steps by kind, handler effects, names.
+struct ScenarioParser {
+    let input: JSONInput
+    let limits: Scenario.Limits
+    /// The file's last path component: default sites read `FILE:LINE`.
+    let fileName: String
+    var registries: [String: RegistryDeclaration] = [:]
+    /// Every object any `create` names, and the methods it defines.
+    var declaredObjects: [String: Set<String>] = [:]
+    /// Every token an `observe` names, each declared once.
+    var declaredTokens: Set<String> = []
+    var stepCount = 0
+
+    init(input: JSONInput, limits: Scenario.Limits) {
+        self.input = input
+        self.limits = limits
+        fileName = input.path.split(separator: "/").last.map(String.init) ?? input.path
+    }
+
+    /// Where a step runs: names resolve differently at the top level (object
+    /// lifetimes are checked in order) and inside a handler.
+    enum Context: Equatable {
+        case topLevel
+        /// Inside a handler or method; `selfAvailable` when `"self"` is defined.
+        case handler(selfAvailable: Bool)
+    }
+
+    // MARK: Errors and positions
+
+    func error(_ message: String, at offset: Int) -> InputError { input.error(message, at: offset) }
+
+    func position(_ offset: Int) -> ScenarioPosition {
+        let position = input.position(ofOffset: offset)
+        return ScenarioPosition(line: position.line, column: position.column)
+    }
+
+    func fields(_ node: JSONNode, _ what: String) throws(InputError) -> JSONFields { try input.fields(node, what) }
+
+    func array(_ node: JSONNode, _ what: String) throws(InputError) -> [JSONNode] { try input.array(node, what) }
+
+    // MARK: Document
+
+    mutating func scenario() throws(InputError) -> Scenario {
+        let root = input.root
+        let document = try fields(root, "the scenario")
+        try document.allowOnly(["format", "version", "scenario", "description", "registries", "steps", "suppress"])
+        try document.checkFormat(Scenario.format)
+        try document.checkVersion(Scenario.formatVersion, of: "scenario")
+        let name = try document.requiredString("scenario").value
+        let description = try document.optionalString("description")?.value
+        if let registriesNode = document.node("registries") {
+            guard case .object(let members) = registriesNode.kind else {
+                throw error("\"registries\" must be an object mapping names to registries", at: registriesNode.offset)
+            }
+            for member in members {
+                // Names compare as Swift strings: "café" written two ways is one name.
+                guard registries[member.key] == nil else {
+                    throw error("registry \"\(member.key)\" is declared twice", at: member.keyOffset)
+                }
+                registries[member.key] = try registry(member)
+            }
+        }
+        guard let stepsNode = document.node("steps") else {
+            throw error("the scenario needs \"steps\"", at: root.offset)
+        }
+        let stepNodes = try array(stepsNode, "\"steps\"")
+        try declare(stepNodes)
+        var validator = NameValidator()
+        let steps = try self.steps(stepNodes, validator: &validator)
+        let suppressions = try document.node("suppress").map { node throws(InputError) in try self.suppressions(node) } ?? []
+        return Scenario(name: name, description: description, path: input.path, suppressions: suppressions,
+                        registries: registries, steps: steps)
+    }
+
+    /// `"suppress": [{"rule": ID, "reason": TEXT}]`: a known rule, once, with a reason.
+    private func suppressions(_ node: JSONNode) throws(InputError) -> [Suppression] {
+        var result: [Suppression] = []
+        for element in try array(node, "\"suppress\"") {
+            let entry = try fields(element, "a suppression")
+            try entry.allowOnly(["rule", "reason"])
+            let rule = try entry.requiredString("rule")
+            guard RuleCatalog.descriptor(id: rule.value) != nil else {
+                throw error("unknown rule \"\(rule.value)\" (`harness-cli rules` lists them)", at: rule.offset)
+            }
+            guard !result.contains(where: { $0.rule == rule.value }) else {
+                throw error("\"\(rule.value)\" is suppressed twice", at: rule.offset)
+            }
+            let reason = try entry.requiredString("reason")
+            guard reason.value.contains(where: { !$0.isWhitespace }) else {
+                throw error("a suppression needs a \"reason\": say why this finding is accepted", at: reason.offset)
+            }
+            result.append(Suppression(rule: rule.value, reason: reason.value))
+        }
+        return result
+    }
+
+    private func registry(_ member: JSONMember) throws(InputError) -> RegistryDeclaration {
+        let object = try fields(member.value, "registry \"\(member.key)\"")
+        try object.allowOnly(["kind", "hold", "dedupe", "order"])
+        let kindText = try object.requiredString("kind")
+        guard let kind = RegistryKind(rawValue: kindText.value) else {
+            throw error("unknown registry kind \"\(kindText.value)\" (expected notification-center, subject, "
+                        + "property or delegate)", at: kindText.offset)
+        }
+        return RegistryDeclaration(
+            name: member.key, kind: kind, hold: try hold(object) ?? kind.defaultHold,
+            dedupe: try object.optionalBool("dedupe") ?? false,
+            order: try object.optionalChoice("order", "\"registration\" or \"unspecified\"") ?? .unspecified)
+    }
+
+    func hold(_ object: JSONFields) throws(InputError) -> Hold? {
+        try object.optionalChoice("hold", "\"strong\", \"weak\" or \"unowned\"")
+    }
+
+    /// `"site": "File.swift:LINE"`, or the step's own position in the file.
+    func site(_ object: JSONFields) throws(InputError) -> CallSite {
+        guard let text = try object.optionalString("site") else {
+            let position = self.position(object.offset)
+            return CallSite(file: fileName, line: position.line, column: position.column)
+        }
+        guard let site = CallSite(parsing: text.value) else {
+            throw error("\"site\" must look like \"File.swift:LINE\"", at: text.offset)
+        }
+        return site
+    }
+}
