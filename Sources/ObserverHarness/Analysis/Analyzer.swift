@@ -4,11 +4,15 @@ enum Analyzer {
     /// replay (ordering dependence) are merged in by the caller.
     static func findings(in recording: Recording) -> [Finding] {
         let trace = TraceIndex(recording)
-        var findings: [Finding] = []
+        var findings = FindingAggregator()
+        var ruleFindings: [Finding] = []
         for rule in RuleCatalog.rules {
-            rule.check(trace, into: &findings)
+            rule.check(trace, into: &ruleFindings)
+            // Folded rule by rule, so a rule's repeats never pile up with the others'.
+            for finding in ruleFindings.sorted(by: Finding.reportOrder) { findings.add(finding) }
+            ruleFindings.removeAll(keepingCapacity: true)
         }
-        return findings.sorted(by: Finding.reportOrder)
+        return findings.findings.sorted(by: Finding.reportOrder)
     }
 }
 

@@ -33,6 +33,10 @@ public struct Finding: Sendable, Hashable {
     public var events: [Int]
     /// How to fix it.
     public var fix: String?
+    /// How many times this finding happened: repeats of one rule with the
+    /// same registry, channel, objects and site are one finding, and
+    /// ``events`` holds the first few of them.
+    public var count: Int = 1
     /// The line of the scenario file where `step` is written (replays only);
     /// where SARIF points when the site is not a file in the repository.
     public var line: Int?
@@ -61,7 +65,7 @@ public struct Finding: Sendable, Hashable {
         lhs.rule == rhs.rule && lhs.severity == rhs.severity && lhs.message == rhs.message
             && lhs.registry == rhs.registry && lhs.channel == rhs.channel && lhs.objects == rhs.objects
             && lhs.step == rhs.step && lhs.site == rhs.site && lhs.events == rhs.events && lhs.fix == rhs.fix
-            && lhs.line == rhs.line
+            && lhs.line == rhs.line && lhs.count == rhs.count
     }
 
     public func hash(into hasher: inout Hasher) {

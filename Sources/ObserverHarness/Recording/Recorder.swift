@@ -174,7 +174,13 @@ final class Recorder: @unchecked Sendable {
     /// Ids are never reused: a new object at a freed object's address gets a
     /// new id, and the old one is recorded as deallocated.
     func objectID(for object: AnyObject, label: String? = nil, site: CodeLocation? = nil) -> UInt32 {
-        let key = ObjectIdentifier(object)
+        objectID(for: object, at: ObjectIdentifier(object), label: label, site: site)
+    }
+
+    /// ``objectID(for:label:site:)`` with the address given, so tests can
+    /// reuse an address without depending on the allocator.
+    func objectID(for object: AnyObject, at key: ObjectIdentifier, label: String? = nil,
+                  site: CodeLocation? = nil) -> UInt32 {
         lock.lock()
         if let id = objectIDs[key] {
             if liveObjects[id]?.object === object {

@@ -68,6 +68,7 @@ extension Finding {
         if let site { object["site"] = .string(site.description) }
         if !events.isEmpty { object["events"] = .array(events.map(JSONValue.int)) }
         if let fix { object["fix"] = .string(fix) }
+        if count > 1 { object["count"] = .int(count) }
         if withLine, let line { object["line"] = .int(line) }
         return .object(object)
     }

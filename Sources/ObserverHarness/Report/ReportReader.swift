@@ -69,7 +69,7 @@ private struct ReportReader {
     private func finding(_ node: JSONNode) throws(InputError) -> (finding: Finding, reason: String?) {
         let fields = try input.fields(node, "a finding")
         try fields.allowOnly(["rule", "severity", "message", "registry", "channel", "objects", "step", "site",
-                              "events", "fix", "line", "reason"])
+                              "events", "fix", "line", "reason", "count"])
         let severityText = try fields.requiredString("severity")
         guard let severity = Severity(rawValue: severityText.value) else {
             throw input.error("\"severity\" must be error, warning or note, not \"\(severityText.value)\"",
@@ -102,6 +102,10 @@ private struct ReportReader {
             objects: objects, step: try fields.optionalCount("step"), site: site, events: events,
             fix: try fields.optionalString("fix")?.value)
         finding.line = try fields.optionalCount("line")
+        if let count = try fields.optionalCount("count") {
+            guard count > 1 else { throw input.error("\"count\" must be more than 1", at: node.offset) }
+            finding.count = count
+        }
         return (finding, try fields.optionalString("reason")?.value)
     }
 }

@@ -15,7 +15,8 @@ extension Report {
             for finding in group {
                 let place = finding.site.map { "\($0): " } ?? ""
                 let step = finding.step.map { " (step \($0))" } ?? ""
-                lines.append("\(place)\(severity.rawValue): \(finding.message) [\(finding.rule)]\(step)")
+                let repeats = finding.count > 1 ? " (×\(finding.count))" : ""
+                lines.append("\(place)\(severity.rawValue): \(finding.message) [\(finding.rule)]\(step)\(repeats)")
                 if let fix = finding.fix { lines.append("    fix: \(fix)") }
             }
         }

@@ -59,24 +59,10 @@ import Testing
             firstID = harness.track(first)
             address = ObjectIdentifier(first)
         }
-        // The allocator hands a freed block of the same size back soon; keep
-        // the others alive so the loop finds it.
-        var others: [Screen] = []
-        var reused: Screen?
-        for _ in 0..<10_000 {
-            let candidate = Screen("second")
-            if ObjectIdentifier(candidate) == address {
-                reused = candidate
-                break
-            }
-            others.append(candidate)
-        }
-        guard let second = reused else {
-            // AddressSanitizer holds freed blocks back precisely so they are not reused soon.
-            #expect(Self.addressesAreQuarantined, "the allocator never reused the address")
-            return
-        }
-        let secondID = harness.track(second)
+        // Whether the allocator hands the freed block back is up to it: claim
+        // it did, so the test does not depend on it.
+        let second = Screen("second")
+        let secondID = ObjectID(rawValue: harness.recorder.objectID(for: second, at: try #require(address)))
         #expect(secondID != firstID)
 
         let recording = harness.recording()
@@ -86,7 +72,7 @@ import Testing
         #expect(deallocation.event.flags.contains(.detectedLate))
         #expect(deallocation.sequence < tracks[1].sequence, "the old object is recorded gone before the new one is tracked")
         #expect(recording.objects.count == 3)
-        withExtendedLifetime(others) {}
+        withExtendedLifetime(second) {}
     }
 
     @Test func trackingTwiceRecordsOneTrackAndALaterLabelNamesTheObject() {
@@ -107,9 +93,6 @@ import Testing
         let id = harness.track(screen)
         #expect(harness.recording().objectName(id.rawValue) == "Screen#\(id.rawValue)")
     }
-
-    /// Whether AddressSanitizer's allocator is in use (`swift test --sanitize=address`).
-    static var addressesAreQuarantined: Bool { dlsym(dlopen(nil, RTLD_NOW), "__asan_init") != nil }
 
     @Test func eventsAreFortyBytes() {
         #expect(MemoryLayout<Event>.size == 40)

@@ -100,7 +100,7 @@ extension Rules {
         /// One observer registered hundreds of times: past 64 live links the
         /// rule moves the observer to a table by key, and must still name the
         /// earliest registration that is active at each add.
-        @Test func manyRegistrationsOfOneObserverEachNameTheEarliestActiveOne() {
+        @Test func manyRegistrationsOfOneObserverEachNameTheEarliestActiveOne() throws {
             final class Screen {}
             let harness = Harness()
             let list = harness.observerList(of: Screen.self)
@@ -119,7 +119,10 @@ extension Rules {
             let adds = recording.events.enumerated().filter { $0.element.kind == .add }
             let tapAdds = adds.filter { $0.element.object == adds[0].element.object
                                         && recording.strings[Int($0.element.channel)] == "Tap" }
-            let findings = Analyzer.findings(in: recording).filter { $0.rule == Self.rule }
+            // The rule's own findings, before repeats are folded into counts.
+            var findings: [Finding] = []
+            DuplicateRegistrationRule().check(TraceIndex(recording), into: &findings)
+            findings.sort(by: Finding.reportOrder)
             let onTap = findings.filter { $0.channel == "Tap" && $0.objects == findings.first?.objects }
             // Each round: 149 duplicates, each pointing at that round's first add.
             #expect(onTap.count == 298)
@@ -129,6 +132,42 @@ extension Rules {
             }
             // Per round, "other" once more on "Tap" and the screen twice more on "OtherN".
             #expect(findings.count == 298 + 2 + 4)
+
+            // The report folds each add site's repeats into one finding.
+            let reported = Analyzer.findings(in: recording).filter { $0.rule == Self.rule }
+            let tapReported = try #require(reported.first { $0.channel == "Tap" && $0.objects == onTap[0].objects })
+            #expect(tapReported.count == 298)
+            #expect(tapReported.events == [tapAdds[0].offset, tapAdds[1].offset, tapAdds[2].offset, tapAdds[3].offset,
+                                           tapAdds[4].offset, tapAdds[5].offset, tapAdds[6].offset, tapAdds[7].offset])
+        }
+
+        @Test func identicalRepeatsAreOneFindingWithACount() throws {
+            final class Screen {}
+            let harness = Harness()
+            let list = harness.observerList(of: Screen.self)
+            let screen = Screen()
+            for _ in 0..<1_000 { list.add(screen, channel: "Tap") }
+            let report = harness.analyze()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.count == 999)
+            #expect(finding.events.count == FindingAggregator.eventLimit)
+            #expect(report.jsonText().contains("\"count\": 999"))
+            let readBack = try ReportSet.parse(Array(report.jsonText().utf8), path: "r.json")
+            #expect(readBack.reports.first?.findings.first?.count == 999)
+        }
+
+        @Test func repeatsAtDifferentSitesStayApart() {
+            final class Screen {}
+            let harness = Harness()
+            let list = harness.observerList(of: Screen.self)
+            let screen = Screen()
+            list.add(screen, channel: "Tap")
+            list.add(screen, channel: "Tap")
+            list.add(screen, channel: "Tap")
+            let findings = harness.analyze().findings.filter { $0.rule == Self.rule }
+            #expect(findings.count == 2)
+            #expect(findings.allSatisfy { $0.count == 1 })
+            #expect(!harness.analyze().jsonText().contains("\"count\""))
         }
     }
 }
