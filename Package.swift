@@ -4,6 +4,10 @@ import PackageDescription
 let package = Package(
     name: "ObserverHarness",
     products: [
+        // What app code imports: the registry protocols and their plain
+        // implementations, with no recording or analysis, so the app never
+        // ships the analyzer.
+        .library(name: "ObserverHarnessInterface", targets: ["ObserverHarnessInterface"]),
         .library(name: "ObserverHarness", targets: ["ObserverHarness"]),
         // Test-framework glue lives in its own product so apps can link the core
         // library without XCTest (swift-log ships its test doubles the same way).
@@ -12,11 +16,13 @@ let package = Package(
         .executable(name: "harness-bench", targets: ["harness-bench"]),
     ],
     targets: [
-        .target(name: "ObserverHarness"),
+        .target(name: "ObserverHarnessInterface"),
+        .target(name: "ObserverHarness", dependencies: ["ObserverHarnessInterface"]),
         .target(name: "ObserverHarnessTesting", dependencies: ["ObserverHarness"]),
         .executableTarget(name: "harness-cli", dependencies: ["ObserverHarness"]),
         // Performance benchmark (BENCHMARKS.md); CI runs it with --quick.
         .executableTarget(name: "harness-bench", dependencies: ["ObserverHarness"]),
+        .testTarget(name: "ObserverHarnessInterfaceTests", dependencies: ["ObserverHarnessInterface"]),
         .testTarget(name: "ObserverHarnessTests", dependencies: ["ObserverHarness"]),
         .testTarget(name: "ObserverHarnessTestingTests", dependencies: ["ObserverHarness", "ObserverHarnessTesting"]),
         // Runs the real executable, so it depends on it to have it built.

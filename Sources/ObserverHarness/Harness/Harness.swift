@@ -15,13 +15,21 @@
 ///
 /// Each harness is independent: tests running in parallel do not share state.
 public final class Harness: Sendable {
-    let recorder = Recorder()
+    let recorder: Recorder
+    /// What `withObserverHarness` puts in place of the production registries.
+    let registries: HarnessRegistries
     /// Names shown in reports.
     public let name: String
 
     public init(name: String = "harness") {
         self.name = name
+        recorder = Recorder()
+        registries = HarnessRegistries(recorder: recorder)
     }
+
+    /// The notification center `Observers.center` stands for inside
+    /// `withObserverHarness(self)`: the same one every time.
+    public var defaultCenter: InstrumentedNotificationCenter { registries.defaultCenter }
 
     // MARK: Registries
 
@@ -31,31 +39,42 @@ public final class Harness: Sendable {
         InstrumentedNotificationCenter(recorder: recorder, name: name, order: order)
     }
 
-    /// A subject's own observer list (`addObserver` / `notify`).
-    public func observerList<Observer: AnyObject>(
+    /// A subject's own observer list (`addObserver` / `notify`), instrumented.
+    /// `Observer` is typically the observer protocol:
+    ///
+    /// ```swift
+    /// let observers = harness.observerList(of: (any ThemeObserver).self, hold: .weak)
+    /// let store = ThemeStore(observers: observers)
+    /// ```
+    public func observerList<Observer>(
         _ name: String = "subject", of type: Observer.Type = Observer.self, hold: Hold = .strong,
         dedupe: Bool = false, order: DeliveryOrder = .registration
     ) -> ObserverList<Observer> {
-        ObserverList(recorder: recorder, name: name, hold: hold, dedupe: dedupe, order: order)
+        ObserverList(backend: InstrumentedObserverList(recorder: recorder, name: name, dedupe: dedupe, order: order),
+                     hold: hold, dedupe: dedupe)
     }
 
-    /// A KVO-like observed property of `owner`, notifying on every set.
+    /// A KVO-like observed property of `owner`, notifying on every set, instrumented.
     public func observedProperty<Value>(
         _ property: String, of owner: AnyObject, initialValue: Value, order: DeliveryOrder = .registration,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> ObservedProperty<Value> {
-        ObservedProperty(recorder: recorder, property: property, owner: owner, initialValue: initialValue, order: order,
-                         location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        return ObservedProperty(backend: InstrumentedObservedProperty(recorder: recorder, property: property,
+                                                                      owner: owner, order: order, location: location),
+                                initialValue: initialValue)
     }
 
-    /// `owner`'s delegate slot, weak unless `hold` says otherwise.
+    /// `owner`'s delegate slot, weak unless `hold` says otherwise, instrumented.
     public func delegateSlot<Delegate>(
         of owner: AnyObject, as type: Delegate.Type = Delegate.self, hold: Hold = .weak,
         name: String = "delegate",
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> DelegateSlot<Delegate> {
-        DelegateSlot(recorder: recorder, name: name, owner: owner, hold: hold,
-                     location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        return DelegateSlot(backend: InstrumentedDelegateSlot(recorder: recorder, name: name, owner: owner, hold: hold,
+                                                              location: location),
+                            hold: hold)
     }
 
     // MARK: Objects

@@ -35,22 +35,7 @@ public struct CallSite: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(file):\(line)" }
 }
 
-/// A call site as the caller's code gave it, kept so test failures can be
-/// reported at the exact file path XCTest needs.
-public struct CodeLocation: Sendable {
-    public var fileID: StaticString
-    public var filePath: StaticString
-    public var line: UInt
-    public var column: UInt
-
-    public init(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                line: UInt = #line, column: UInt = #column) {
-        self.fileID = fileID
-        self.filePath = filePath
-        self.line = line
-        self.column = column
-    }
-
+extension CodeLocation {
     var callSite: CallSite { CallSite(file: "\(fileID)", line: Int(line), column: Int(column)) }
 }
 

@@ -155,14 +155,3 @@ struct EventFlags: OptionSet, Hashable, Sendable {
         }
     }
 }
-
-/// How a registration (or a delegate slot) holds its observer.
-public enum Hold: String, Sendable, CaseIterable, Codable {
-    /// Keeps the observer alive; releasing it without removing it leaks it.
-    case strong
-    /// The observer may deallocate while registered; deliveries to it are skipped.
-    case weak
-    /// The observer may deallocate while registered; a delivery after that is a
-    /// message to a dead object. The harness records it instead of crashing.
-    case unowned
-}

@@ -73,11 +73,8 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     #if canImport(ObjectiveC)
     /// Foundation's selector form: `observer` is held weakly and receives
     /// `selector` with the notification.
-    public func addObserver(
-        _ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
-        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-    ) {
-        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    public func addObserver(_ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
+                            location: CodeLocation) {
         let target = observer as AnyObject
         addMethodObserver(target, name: name, object: object, location: location) { target, notification in
             _ = target.perform(selector, with: notification as NSNotification)

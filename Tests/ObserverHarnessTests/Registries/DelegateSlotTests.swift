@@ -28,7 +28,7 @@ import Testing
         }
         #expect(weakScreen == nil)
         #expect(slot.delegate == nil)
-        #expect(slot.call("didSelect") { $0.didSelect(index: 1) } == nil)
+        #expect(slot.call { $0.didSelect(index: 1) } == nil)
         let recording = harness.recording()
         #expect(recording.recordedEvents(.delegateSet)[0].event.flags.hold == .weak)
         #expect(recording.recordedKinds.suffix(3) == [.delegateCall, .dealloc, .deliverSkipped])
@@ -44,14 +44,14 @@ import Testing
             slot.set(screen)
         }
         #expect(weakScreen != nil)
-        #expect(slot.call("didSelect") { $0.didSelect(index: 2) } == "kept selected 2")
+        #expect(slot.call { $0.didSelect(index: 2) } == "kept selected 2")
     }
 
     @Test func callReturnsNilWhenNoDelegateWasSet() {
         let harness = Harness()
         let slot = harness.delegateSlot(of: Scroller(), as: (any ScrollerDelegate).self)
         var ran = false
-        let result: String? = slot.call("didSelect") { ran = true; return $0.didSelect(index: 0) }
+        let result: String? = slot.call { ran = true; return $0.didSelect(index: 0) }
         #expect(result == nil)
         #expect(!ran)
         let call = harness.recording().recordedEvents(.delegateCall)
@@ -65,9 +65,9 @@ import Testing
         let first = AlbumScreen("first"), second = AlbumScreen("second")
         slot.set(first)
         slot.set(second)
-        #expect(slot.call("didSelect") { $0.didSelect(index: 3) } == "second selected 3")
+        #expect(slot.call { $0.didSelect(index: 3) } == "second selected 3")
         slot.set(nil)
-        #expect(slot.call("didSelect") { $0.didSelect(index: 4) } == nil)
+        #expect(slot.call { $0.didSelect(index: 4) } == nil)
         let sets = harness.recording().recordedEvents(.delegateSet).map(\.event)
         #expect(sets.count == 3)
         #expect(sets.last?.object == 0)

@@ -119,7 +119,7 @@ import Testing
         bestSellersSlot.set(bestSellers)
         recommendedSlot.set(recommended)
 
-        bestSellersSlot.call("didTapAddToCartForProduct") {
+        bestSellersSlot.call {
             $0.productCell(bestSellersCell, didTapAddToCartForProduct: product)
         }
 
@@ -299,7 +299,7 @@ import Testing
         let dataSources = products.map { harness.delegateSlot(of: $0, as: (any ProductDataSource).self, name: "dataSource") }
         for slot in dataSources { slot.set(loader) }
         for (product, slot) in zip(products, dataSources) {
-            slot.call("requestedPhotoWithURL") { $0.product(product, requestedPhotoWithURL: product.photoURL) }
+            slot.call { $0.product(product, requestedPhotoWithURL: product.photoURL) }
         }
 
         #expect(loader.downloads == ["p1.jpg", "p2.jpg"])

@@ -119,7 +119,7 @@ import Testing
         var delegate: DelegateSlot<any AlbumViewDelegate>!
         let albumCover: String
         init(albumCover: String) { self.albumCover = albumCover }
-        func requestCover() { delegate.call("downloadImage") { $0.albumView(downloadImageAt: albumCover) } }
+        func requestCover() { delegate.call { $0.albumView(downloadImageAt: albumCover) } }
     }
 
     final class DelegateLibraryAPI: AlbumViewDelegate {
@@ -233,7 +233,7 @@ import Testing
         var delegate: DelegateSlot<any HorizontalScrollerDelegate>!
         /// `scrollerTapped:` → `[self.delegate horizontalScroller:self clickedViewAtIndex:index]`.
         func tap(index: Int) {
-            delegate.call("clickedViewAtIndex") { $0.horizontalScroller(self, clickedViewAtIndex: index) }
+            delegate.call { $0.horizontalScroller(self, clickedViewAtIndex: index) }
         }
     }
 

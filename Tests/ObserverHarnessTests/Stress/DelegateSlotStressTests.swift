@@ -51,11 +51,11 @@ import Testing
                     slot.set(nil)
                     tally.sets += 1
                 default:
-                    let result = slot.call("didScroll") { delegate -> Int in
+                    let result = slot.call { delegate -> Int in
                         runs.add("runs")
                         if runs["runs"] % 3 == 0 {
                             // Re-entrant: a call on another slot, then a change to this one.
-                            tally.innerRuns += inner.call("didScroll") { $0.didScroll() } ?? 0
+                            tally.innerRuns += inner.call { $0.didScroll() } ?? 0
                             tally.calls += 1
                         }
                         return delegate.didScroll()

@@ -39,7 +39,7 @@ enum TraceFixtures {
         let slot = harness.delegateSlot(of: cart, as: (any ScrollerDelegate).self)
         let album = Album()
         slot.set(album)
-        slot.call("didScroll") { $0.didScroll() }
+        slot.call { $0.didScroll() }
         harness.noteAction(.set("title", value: "\"Cart\\n\u{1F6D2}\""))
         harness.noteReleased(bestSellers)
         return harness

@@ -21,6 +21,6 @@ public final class ProductCell {
     }
 
     public func tapAddToCart() {
-        delegate.call("productCellDidTapAddToCart") { $0.productCellDidTapAddToCart(self) }
+        delegate.call { $0.productCellDidTapAddToCart(self) }
     }
 }

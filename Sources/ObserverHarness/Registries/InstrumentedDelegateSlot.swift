@@ -1,12 +1,6 @@
-/// One owner's delegate, instrumented: who was set, replaced, called, and
-/// whether the delegate was still alive when called.
-///
-/// ```swift
-/// let delegate = harness.delegateSlot(of: scroller, as: HorizontalScrollerDelegate.self)
-/// delegate.set(albumScreen)
-/// delegate.call("didSelectView") { $0.horizontalScroller(scroller, didSelectViewAt: 2) }
-/// ```
-public final class DelegateSlot<Delegate>: @unchecked Sendable {
+/// The harness's side of a ``DelegateSlot``: who was set, replaced, called
+/// (at the caller's line), and whether the delegate was still alive when called.
+final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
     let store: RegistrationStore<Void>
     private let ownerID: UInt32
     private let hold: Hold
@@ -20,23 +14,17 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
                                   order: .registration)
     }
 
-    /// The delegate, if set and alive.
-    public var delegate: Delegate? {
-        store.recorder.withLock { current?.observer as? Delegate }
+    var delegate: AnyObject? {
+        store.recorder.withLock { current?.observer }
     }
 
-    /// Assigns the delegate (`nil` clears it).
-    public func set(_ delegate: Delegate?,
-                    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                    line: UInt = #line, column: UInt = #column) {
-        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    func set(_ delegate: AnyObject?, location: CodeLocation) {
         let recorder = store.recorder
-        let object = delegate.flatMap { classInstance($0 as Any) }
-        let delegateID = object.map { recorder.objectID(for: $0, site: location) } ?? 0
+        let delegateID = delegate.map { recorder.objectID(for: $0, site: location) } ?? 0
         recorder.withLock {
             let context = ThreadContext.current
             current?.isActive = false
-            current = object.map {
+            current = delegate.map {
                 Registration(id: recorder.newRegistrationIDLocked(), observer: $0, observerID: delegateID,
                              hold: hold, channel: 0, anyChannel: true, senderID: ownerID, tokenForm: false,
                              site: recorder.siteIDLocked(.location(location)), handler: ())
@@ -48,32 +36,25 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
         }
     }
 
-    /// The owner calls `method` on its delegate: `body` runs if the delegate is
-    /// alive. Returns what `body` returned, or nil when there was no call.
-    @discardableResult
-    public func call<Result>(_ method: String,
-                             fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                             line: UInt = #line, column: UInt = #column,
-                             _ body: (Delegate) -> Result) -> Result? {
-        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    /// A typed call has no method name to record: the call is named by the
+    /// caller's site (`ProductCell.swift:27`), which is also where findings point.
+    func call(location: CodeLocation, _ body: (AnyObject) -> Void) {
         let recorder = store.recorder
         let context = ThreadContext.current
         var receiver: Registration<Void>?
         var channel: UInt32 = 0
         let callSequence: UInt32 = recorder.withLock {
             receiver = current
-            channel = recorder.internLocked(method)
+            channel = recorder.internLocked(location.callSite.description)
             return recorder.appendLocked(Event(kind: .delegateCall, site: recorder.siteIDLocked(.location(location)),
                                                registry: store.registryID, channel: channel,
                                                object: current?.observerID ?? 0, subject: ownerID), context: context)
         }
-        var result: Result?
         if let receiver {
             store.deliverAll([receiver], postSequence: callSequence, channel: channel, senderID: ownerID,
                              context: context) { _, observer, _ in
-                if let delegate = observer as? Delegate { result = body(delegate) }
+                if let observer { body(observer) }
             }
         }
-        return result
     }
 }

@@ -1,0 +1,77 @@
+/// Runs `operation` with `harness`'s instrumented registries in place of the
+/// production ones: inside it, `Observers.center` is the harness's
+/// notification center, and every ``ObserverList``, ``ObservedProperty`` and
+/// ``DelegateSlot`` made is instrumented, so app code needs no injection.
+///
+/// ```swift
+/// @Test func tappingAddToCartAddsOnce() {
+///     let harness = Harness()
+///     withObserverHarness(harness) {
+///         let screen = ProductListScreen(products: [book], cart: cart)  // uses Observers.center
+///         screen.cells[0].tapAddToCart()
+///     }
+///     assertFindings(harness, .none())
+/// }
+/// ```
+///
+/// The override is a task-local value: parallel tests, each in its own task,
+/// never see each other's registries. It reaches `Task {}` started inside the
+/// scope, but not `Task.detached` or blocks sent through `DispatchQueue.async`
+/// (see ``Observers``).
+public func withObserverHarness<Result>(_ harness: Harness, operation: () throws -> Result) rethrows -> Result {
+    try RegistryScope.$provider.withValue(harness.registries, operation: operation)
+}
+
+/// The `async` form of ``withObserverHarness(_:operation:)``: the harness's
+/// registries stay in place across every `await` of `operation`.
+///
+/// ```swift
+/// await withObserverHarness(harness) {
+///     await screen.reload()
+/// }
+/// ```
+public func withObserverHarness<Result>(
+    _ harness: Harness, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> Result
+) async rethrows -> Result {
+    try await RegistryScope.$provider.withValue(harness.registries, operation: operation, isolation: isolation)
+}
+
+/// What `withObserverHarness` puts in place: one notification center for the
+/// scope (as there is one default center), and new instrumented registries.
+final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
+    private let recorder: Recorder
+    private let lock = Lock()
+    private var scopeCenter: InstrumentedNotificationCenter?  // guarded by `lock`; made on first use
+
+    init(recorder: Recorder) {
+        self.recorder = recorder
+    }
+
+    var center: any NotificationCenterProtocol { defaultCenter }
+
+    /// Named "Observers.center" in reports.
+    var defaultCenter: InstrumentedNotificationCenter {
+        lock.withLock {
+            if let scopeCenter { return scopeCenter }
+            let center = InstrumentedNotificationCenter(recorder: recorder, name: "Observers.center",
+                                                        order: .registration)
+            scopeCenter = center
+            return center
+        }
+    }
+
+    func observerList(name: String, hold: Hold, dedupe: Bool) -> any ObserverListBackend {
+        InstrumentedObserverList(recorder: recorder, name: name, dedupe: dedupe, order: .registration)
+    }
+
+    func observedProperty(_ property: String, of owner: AnyObject, location: CodeLocation)
+        -> any ObservedPropertyBackend {
+        InstrumentedObservedProperty(recorder: recorder, property: property, owner: owner, order: .registration,
+                                     location: location)
+    }
+
+    func delegateSlot(name: String, of owner: AnyObject, hold: Hold, location: CodeLocation)
+        -> any DelegateSlotBackend {
+        InstrumentedDelegateSlot(recorder: recorder, name: name, owner: owner, hold: hold, location: location)
+    }
+}

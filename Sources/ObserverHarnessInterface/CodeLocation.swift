@@ -1,0 +1,36 @@
+/// Where the app's code called a registry: the caller's `#fileID`, `#filePath`,
+/// `#line` and `#column`.
+///
+/// Every registry method takes these four as defaulted parameters, so a
+/// finding points at the line that called it. An app wrapper that forwards to
+/// a registry declares the same four parameters and passes them on, so the
+/// finding points at the wrapper's caller, not inside the wrapper:
+///
+/// ```swift
+/// final class ThemeStore {
+///     private let observers = ObserverList<any ThemeObserver>(hold: .weak)
+///
+///     func addObserver(_ observer: any ThemeObserver,
+///                      fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+///                      line: UInt = #line, column: UInt = #column) {
+///         observers.add(observer, fileID: fileID, filePath: filePath, line: line, column: column)
+///     }
+/// }
+/// ```
+///
+/// (A defaulted `location: CodeLocation = CodeLocation()` parameter would not
+/// do: Swift fills `CodeLocation()`'s own defaults at the wrapper's declaration.)
+public struct CodeLocation: Sendable {
+    public var fileID: StaticString
+    public var filePath: StaticString
+    public var line: UInt
+    public var column: UInt
+
+    public init(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                line: UInt = #line, column: UInt = #column) {
+        self.fileID = fileID
+        self.filePath = filePath
+        self.line = line
+        self.column = column
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// An object's delegate: the `weak var delegate` of the delegation pattern,
+/// with typed calls.
+///
+/// ```swift
+/// @MainActor protocol ProductCellDelegate: AnyObject {
+///     func productCellDidTapAddToCart(_ cell: ProductCell)
+/// }
+///
+/// final class ProductCell {
+///     private(set) lazy var delegate = DelegateSlot<any ProductCellDelegate>(of: self)
+///     func tapAddToCart() { delegate.call { $0.productCellDidTapAddToCart(self) } }
+/// }
+/// cell.delegate.set(screen)
+/// ```
+///
+/// In the app it is a plain slot that records nothing; made inside
+/// `withObserverHarness` (or by `harness.delegateSlot(of:as:)`) it is the
+/// harness's instrumented one, which records who was set, replaced and called
+/// (at the caller's line), and whether the delegate was alive.
+public final class DelegateSlot<Delegate>: @unchecked Sendable {
+    private let hold: Hold
+    private let backend: (any DelegateSlotBackend)?
+    private let lock = NSLock()
+    private var current: HeldObserver<Delegate>?  // guarded by `lock`
+
+    /// `owner`'s delegate slot, weak unless `hold` says otherwise; `name` is how
+    /// reports name it when it is instrumented.
+    public init(of owner: AnyObject, as type: Delegate.Type = Delegate.self, hold: Hold = .weak,
+                name: String = "delegate",
+                fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                line: UInt = #line, column: UInt = #column) {
+        self.hold = hold
+        backend = RegistryScope.provider?.delegateSlot(
+            name: name, of: owner, hold: hold,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// An instrumented slot (the harness makes these).
+    package init(backend: any DelegateSlotBackend, hold: Hold) {
+        self.hold = hold
+        self.backend = backend
+    }
+
+    /// The delegate, if set and alive.
+    public var delegate: Delegate? {
+        if let backend { return backend.delegate.map { $0 as! Delegate } }
+        return lock.locked { current }?.load()
+    }
+
+    /// Assigns the delegate (`nil` clears it).
+    public func set(_ delegate: Delegate?,
+                    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                    line: UInt = #line, column: UInt = #column) {
+        let object = delegate.map { classInstance($0, for: "DelegateSlot") }
+        if let backend {
+            backend.set(object, location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            return
+        }
+        let held = delegate.flatMap { delegate in object.map { HeldObserver(delegate, object: $0, hold: hold) } }
+        lock.locked { current = held }
+    }
+
+    /// Calls the delegate, if it is set and alive: `body` gets it and its result
+    /// is returned; nil when there was no delegate to call.
+    ///
+    /// ```swift
+    /// let shouldSelect = delegate.call { $0.tableView(self, shouldSelectRowAt: index) } ?? true
+    /// ```
+    @discardableResult
+    public func call<Result>(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                             line: UInt = #line, column: UInt = #column,
+                             _ body: (Delegate) -> Result) -> Result? {
+        if let backend {
+            var result: Result?
+            backend.call(location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+                // The backend hands back only the object `set` gave it, which was a `Delegate`.
+                result = body($0 as! Delegate)
+            }
+            return result
+        }
+        return lock.locked { current }?.load().map(body)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// A subject's list of observers: the hand-written `addObserver` / `notify`
+/// pattern, generic over the observer protocol.
+///
+/// ```swift
+/// protocol ThemeObserver: AnyObject { func themeDidChange(_ theme: Theme) }
+///
+/// final class ThemeStore {
+///     private let observers = ObserverList<any ThemeObserver>(hold: .weak)
+///     func addObserver(_ observer: any ThemeObserver) { observers.add(observer) }
+///     func removeObserver(_ observer: any ThemeObserver) { observers.remove(observer) }
+///     func apply(_ theme: Theme) { observers.notify { $0.themeDidChange(theme) } }
+/// }
+/// ```
+///
+/// In the app it is a plain, thread-safe list that records nothing. Made inside
+/// `withObserverHarness` (or by `harness.observerList(of:)`) it is the
+/// harness's instrumented list, which records every add, remove and delivery.
+/// `hold` says how it keeps observers (``Hold``); `dedupe` makes a second
+/// identical `add` a no-op, as some hand-written lists do. `channel`s split one
+/// list into named streams. Observers are called on the notifying thread, after
+/// the list's lock is released, so an observer may add or remove during `notify`.
+public final class ObserverList<Observer>: @unchecked Sendable {
+    private struct Entry {
+        var observer: HeldObserver<Observer>
+        var channel: String
+    }
+
+    private let hold: Hold
+    private let dedupe: Bool
+    private let backend: (any ObserverListBackend)?
+    private let lock = NSLock()
+    private var entries: [Entry] = []  // guarded by `lock`
+
+    /// A list; `name` is how reports name it when it is instrumented.
+    public init(_ name: String = "observers", of type: Observer.Type = Observer.self, hold: Hold = .strong,
+                dedupe: Bool = false) {
+        self.hold = hold
+        self.dedupe = dedupe
+        backend = RegistryScope.provider?.observerList(name: name, hold: hold, dedupe: dedupe)
+    }
+
+    /// An instrumented list (the harness makes these).
+    package init(backend: any ObserverListBackend, hold: Hold, dedupe: Bool) {
+        self.hold = hold
+        self.dedupe = dedupe
+        self.backend = backend
+    }
+
+    /// Adds `observer` on `channel`; `hold` overrides the list's own.
+    public func add(_ observer: Observer, channel: String = "", hold: Hold? = nil,
+                    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                    line: UInt = #line, column: UInt = #column) {
+        let object = classInstance(observer, for: "ObserverList")
+        if let backend {
+            backend.add(object, channel: channel, hold: hold ?? self.hold,
+                        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            return
+        }
+        let entry = Entry(observer: HeldObserver(observer, object: object, hold: hold ?? self.hold), channel: channel)
+        lock.locked {
+            entries.removeAll { !$0.observer.isAlive }
+            if dedupe, entries.contains(where: { $0.channel == channel && $0.observer.identity == entry.observer.identity }) {
+                return
+            }
+            entries.append(entry)
+        }
+    }
+
+    /// Removes `observer` from `channel`, or from every channel when `nil`.
+    public func remove(_ observer: Observer, channel: String? = nil,
+                       fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                       line: UInt = #line, column: UInt = #column) {
+        let object = classInstance(observer, for: "ObserverList")
+        if let backend {
+            backend.remove(object, channel: channel,
+                           location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            return
+        }
+        let identity = ObjectIdentifier(object)
+        lock.locked {
+            entries.removeAll {
+                !$0.observer.isAlive || ($0.observer.identity == identity && (channel == nil || $0.channel == channel))
+            }
+        }
+    }
+
+    /// Calls `body` on every live observer of `channel`, in the order they were added.
+    public func notify(channel: String = "",
+                       fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                       line: UInt = #line, column: UInt = #column, _ body: (Observer) -> Void) {
+        if let backend {
+            backend.notify(channel: channel,
+                           location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+                // The backend hands back only objects added through `add`, which took an `Observer`.
+                body($0 as! Observer)
+            }
+            return
+        }
+        let snapshot = lock.locked { entries }
+        for entry in snapshot where entry.channel == channel {
+            if let observer = entry.observer.load() { body(observer) }
+        }
+    }
+
+    /// How many registrations are active (live observers, on any channel).
+    public var count: Int {
+        if let backend { return backend.count }
+        return lock.locked { entries.reduce(0) { $0 + ($1.observer.isAlive ? 1 : 0) } }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+@testable import ObserverHarness
+
+/// `withObserverHarness`: what it reaches, what it does not, and that parallel
+/// tests using it stay apart.
+@Suite struct ScopedOverrideTests {
+    static let ping = Notification.Name("ScopedOverrideTests.ping")
+
+    /// App-style code that knows nothing of the harness.
+    final class Badge: @unchecked Sendable {
+        private let lock = NSLock()
+        private var storage = 0
+        private var tokens: [any NSObjectProtocol] = []
+
+        /// Observes through the default center, as app code does, `times` times.
+        func start(times: Int = 1) {
+            for _ in 0..<times {
+                tokens.append(Observers.center.addObserver(forName: ScopedOverrideTests.ping, object: nil, queue: nil) {
+                    [weak self] _ in self?.bump()
+                })
+            }
+        }
+
+        func stop() {
+            for token in tokens { Observers.center.removeObserver(token) }
+            tokens = []
+        }
+
+        private func bump() { lock.withLock { storage += 1 } }
+        var count: Int { lock.withLock { storage } }
+    }
+
+    @Test func insideTheScopeTheDefaultCenterIsTheHarnessCenter() {
+        let harness = Harness()
+        withObserverHarness(harness) {
+            #expect(Observers.center === harness.defaultCenter)
+            #expect(Observers.center === Observers.center, "one center for the whole scope")
+        }
+        #expect(Observers.center === NotificationCenter.default)
+    }
+
+    @Test func registriesMadeInsideTheScopeRecordIntoTheHarness() {
+        let harness = Harness()
+        let screen = RegistryFixtures.Screen()
+        let (list, slot) = withObserverHarness(harness) {
+            (ObserverList<RegistryFixtures.Screen>(), DelegateSlot<RegistryFixtures.Screen>(of: screen))
+        }
+        list.add(screen)
+        list.notify { _ in }
+        slot.set(screen)
+        slot.call { _ in }
+        #expect(harness.recording().recordedKinds
+            == [.track, .add, .post, .deliver, .delegateSet, .delegateCall, .deliver])
+        let plain = ObserverList<RegistryFixtures.Screen>()
+        plain.add(screen)
+        #expect(harness.eventCount == 7, "a list made outside the scope records nothing")
+    }
+
+    @Test func anObservedPropertyMadeInsideTheScopeIsInstrumented() {
+        let harness = Harness()
+        let owner = RegistryFixtures.Screen("cover")
+        let image = withObserverHarness(harness) { ObservedProperty("image", of: owner, initialValue: 0) }
+        var seen: [Int] = []
+        do {
+            let spinner = RegistryFixtures.Screen("spinner")
+            image.addObserver(spinner) { _, change in seen.append(change.newValue) }
+            image.set(1)
+        }
+        image.set(2)  // the unowned observer is gone: KVO would crash here
+        #expect(seen == [1])
+        #expect(harness.analyze().findings.map(\.rule).contains("notify-after-dealloc"))
+    }
+
+    // MARK: Parallel tests
+
+    /// Each case runs in parallel with the others on the same notification
+    /// name, posting its own number of times with suspensions in between; each
+    /// sees exactly its own events and findings.
+    @Test(arguments: 0..<32)
+    func parallelAsyncTestsNeverSeeEachOthersEvents(posts: Int) async {
+        let harness = Harness()
+        let badge = Badge()
+        let receivers = 1 + posts % 3
+        await withObserverHarness(harness) {
+            badge.start(times: receivers)
+            for _ in 0...posts {
+                await Task.yield()
+                Observers.center.post(name: Self.ping, object: nil)
+            }
+            badge.stop()
+        }
+        let recording = harness.recording()
+        #expect(badge.count == (posts + 1) * receivers)
+        #expect(recording.recordedEvents(.add).count == receivers)
+        #expect(recording.recordedEvents(.post).count == posts + 1)
+        #expect(recording.recordedEvents(.deliver).count == (posts + 1) * receivers)
+        // Two posts or more, all reaching one receiver: a one-to-one call.
+        let expected = receivers == 1 && posts >= 1 ? ["single-receiver-broadcast"] : []
+        #expect(harness.analyze().findings.map(\.rule) == expected)
+    }
+
+    @Test(arguments: 0..<32)
+    func parallelSynchronousTestsNeverSeeEachOthersEvents(posts: Int) {
+        let harness = Harness()
+        let badge = Badge()
+        withObserverHarness(harness) {
+            badge.start(times: 2)
+            for _ in 0...posts { Observers.center.post(name: Self.ping, object: nil) }
+            badge.stop()
+        }
+        #expect(badge.count == (posts + 1) * 2)
+        #expect(harness.recording().recordedEvents(.post).count == posts + 1)
+        #expect(harness.analyze().findings.map(\.rule) == [])
+    }
+
+    @Test func aScopeOnAThreadOutsideAnyTaskWorksToo() {
+        let harness = Harness()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            withObserverHarness(harness) { Observers.center.post(name: Self.ping, object: nil) }
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        #expect(harness.recording().recordedEvents(.post).count == 1)
+    }
+
+    // MARK: Limits
+
+    @Test func aTaskStartedInsideTheScopeInheritsIt() async {
+        let harness = Harness()
+        let sameCenter = await withObserverHarness(harness) {
+            await Task { Observers.center === harness.defaultCenter }.value
+        }
+        #expect(sameCenter)
+    }
+
+    @Test func aDetachedTaskDoesNotSeeTheScope() async {
+        let harness = Harness()
+        let production = await withObserverHarness(harness) {
+            await Task.detached {
+                Observers.center.post(name: Self.ping, object: nil)
+                return Observers.center === NotificationCenter.default
+            }.value
+        }
+        #expect(production)
+        #expect(harness.eventCount == 0, "the detached post went to Foundation's center")
+    }
+
+    @Test func workSentThroughDispatchQueueAsyncDoesNotSeeTheScope() {
+        let harness = Harness()
+        let result = Locked(false)
+        withObserverHarness(harness) {
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) {
+                Observers.center.post(name: Self.ping, object: nil)
+                result.set(Observers.center === NotificationCenter.default)
+            }
+            group.wait()
+        }
+        #expect(result.value)
+        #expect(harness.eventCount == 0, "the queued post went to Foundation's center")
+    }
+
+    final class Locked<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var storage: Value
+        init(_ value: Value) { storage = value }
+        func set(_ value: Value) { lock.withLock { storage = value } }
+        var value: Value { lock.withLock { storage } }
+    }
+}
