@@ -9,14 +9,20 @@ let package = Package(
         .package(name: "ObserverHarness", path: "../.."),
     ],
     targets: [
-        // The app: product list, cells with a delegate, a cart.
-        .target(name: "Shop", dependencies: [.product(name: "ObserverHarness", package: "ObserverHarness")]),
-        // The same checks written twice, once per test framework.
+        // The app: product list, cells with a delegate, a cart. It links only
+        // the interface product, never the analyzer.
+        .target(name: "Shop", dependencies: [.product(name: "ObserverHarnessInterface", package: "ObserverHarness")]),
+        // The same checks written twice, once per test framework. Only tests
+        // link the harness.
         .testTarget(name: "ShopTests", dependencies: [
-            "Shop", .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
+            "Shop",
+            .product(name: "ObserverHarness", package: "ObserverHarness"),
+            .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
         ]),
         .testTarget(name: "ShopXCTests", dependencies: [
-            "Shop", .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
+            "Shop",
+            .product(name: "ObserverHarness", package: "ObserverHarness"),
+            .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 import Foundation
-import ObserverHarness
+import ObserverHarnessInterface
 
 // The wiring the shop had before: two bugs from the classic "delegate or
 // notification?" article. Kept so the tests can show the harness catching them.
@@ -8,21 +8,17 @@ import ObserverHarness
 @MainActor
 public final class LegacyProductCell {
     public let product: Product
-    private let center: any NotificationCenterProtocol
-    private let harness: Harness
     /// Bug 2: a strong delegate. The screen owns its cells, so screen and cell
     /// keep each other alive after the screen is closed.
-    public private(set) lazy var delegate = harness.delegateSlot(of: self, as: LegacyProductList.self, hold: .strong)
+    public private(set) lazy var delegate = DelegateSlot<LegacyProductList>(of: self, hold: .strong)
 
-    public init(product: Product, center: any NotificationCenterProtocol, harness: Harness) {
+    public init(product: Product) {
         self.product = product
-        self.center = center
-        self.harness = harness
     }
 
     public func tapAddToCart() {
         // Bug 1: a command sent as a broadcast. Every list on screen hears it.
-        center.post(name: .addToCart, object: nil, userInfo: ["product": product.id]) // bug: broadcast-as-command
+        Observers.center.post(name: .addToCart, object: nil, userInfo: ["product": product.id]) // bug: broadcast-as-command
     }
 }
 
@@ -34,14 +30,14 @@ public final class LegacyProductList {
     private let cart: Cart
     private var addToCart: Observation?
 
-    public init(title: String, products: [Product], cart: Cart, center: any NotificationCenterProtocol,
-                harness: Harness) {
+    public init(title: String, products: [Product], cart: Cart) {
         self.title = title
         self.cart = cart
-        cells = products.map { LegacyProductCell(product: $0, center: center, harness: harness) }
+        cells = products.map { LegacyProductCell(product: $0) }
         for cell in cells {
             cell.delegate.set(self) // bug: strong delegate, a retain cycle
         }
+        let center = Observers.center
         addToCart = Observation(center: center, token: center.addObserver(
             forName: .addToCart, object: nil, queue: nil) { [weak self] note in
                 let id = note.userInfo?["product"] as? String

@@ -1,4 +1,4 @@
-import ObserverHarness
+import ObserverHarnessInterface
 
 /// What a product cell asks of the screen that shows it.
 @MainActor
@@ -11,13 +11,11 @@ public protocol ProductCellDelegate: AnyObject {
 @MainActor
 public final class ProductCell {
     public let product: Product
-    private let harness: Harness
-    /// The cell's `weak var delegate`, instrumented.
-    public private(set) lazy var delegate = harness.delegateSlot(of: self, as: (any ProductCellDelegate).self)
+    /// The cell's `weak var delegate`.
+    public private(set) lazy var delegate = DelegateSlot<any ProductCellDelegate>(of: self)
 
-    public init(product: Product, harness: Harness) {
+    public init(product: Product) {
         self.product = product
-        self.harness = harness
     }
 
     public func tapAddToCart() {

@@ -1,5 +1,5 @@
 import Foundation
-import ObserverHarness
+import ObserverHarnessInterface
 
 /// A list of products (best sellers, recommendations…). It is the delegate of
 /// its own cells, and redraws when any product changes.
@@ -11,11 +11,12 @@ public final class ProductListScreen: ProductCellDelegate {
     private let cart: Cart
     private var productUpdates: Observation?
 
-    public init(title: String, products: [Product], cart: Cart, center: any NotificationCenterProtocol,
-                harness: Harness) {
+    /// `center` is the default center unless a caller injects another.
+    public init(title: String, products: [Product], cart: Cart,
+                center: any NotificationCenterProtocol = Observers.center) {
         self.title = title
         self.cart = cart
-        cells = products.map { ProductCell(product: $0, harness: harness) }
+        cells = products.map { ProductCell(product: $0) }
         for cell in cells { cell.delegate.set(self) }
         // Weak capture, and the token is removed when the screen goes away.
         productUpdates = Observation(center: center, token: center.addObserver(

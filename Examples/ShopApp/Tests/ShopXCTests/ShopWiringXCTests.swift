@@ -11,12 +11,11 @@ final class ShopWiringXCTests: XCTestCase {
 
     @MainActor func testCleanWiringAddsOnceAndReportsNothing() async {
         let harness = Harness(name: "shop")
-        let center = harness.notificationCenter()
         let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
-        let lists = [
-            ProductListScreen(title: "Best sellers", products: [phone], cart: cart, center: center, harness: harness),
-            ProductListScreen(title: "Recommended", products: [phone], cart: cart, center: center, harness: harness),
-        ]
+        let lists = withObserverHarness(harness) {
+            [ProductListScreen(title: "Best sellers", products: [phone], cart: cart),
+             ProductListScreen(title: "Recommended", products: [phone], cart: cart)]
+        }
         lists[0].cells[0].tapAddToCart()
 
         XCTAssertEqual(cart.items, ["phone"])
@@ -26,7 +25,7 @@ final class ShopWiringXCTests: XCTestCase {
 
     @MainActor func testLegacyWiringFailsAtThePostLine() async throws {
         let (harness, cart, lists) = legacyShop()
-        lists[0].cells[0].tapAddToCart()
+        withObserverHarness(harness) { lists[0].cells[0].tapAddToCart() }
         XCTAssertEqual(cart.items, ["phone", "phone"])
 
         let failures = capturingFailures { assertFindings(harness, .none()) }
@@ -40,17 +39,17 @@ final class ShopWiringXCTests: XCTestCase {
 
     @MainActor func testExpectedFindingPassesOnTheLegacyWiring() async {
         let (harness, _, lists) = legacyShop()
-        lists[1].cells[0].tapAddToCart()
+        withObserverHarness(harness) { lists[1].cells[0].tapAddToCart() }
         assertFindings(harness, .exactly(["broadcast-as-command"]))
     }
 
-    /// Two legacy lists showing the same phone, and the cart they both add to.
+    /// Two legacy lists showing the same phone, and the cart they both add to,
+    /// made with the harness's registries in place.
     @MainActor private func legacyShop() -> (Harness, Cart, [LegacyProductList]) {
         let harness = Harness(name: "shop")
-        let center = harness.notificationCenter()
         let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
-        let lists = ["Best sellers", "Recommended"].map {
-            LegacyProductList(title: $0, products: [phone], cart: cart, center: center, harness: harness)
+        let lists = withObserverHarness(harness) {
+            ["Best sellers", "Recommended"].map { LegacyProductList(title: $0, products: [phone], cart: cart) }
         }
         return (harness, cart, lists)
     }
