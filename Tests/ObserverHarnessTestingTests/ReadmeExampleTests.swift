@@ -4,23 +4,27 @@ import ObserverHarness
 import ObserverHarnessTesting
 import Testing
 
+// App code, written against ObserverHarnessInterface: `Observers.center` is
+// `NotificationCenter.default` in the app.
 extension Notification.Name { static let addToCart = Notification.Name("AddToCart") }
 
 final class ProductList {
     var token: (any NSObjectProtocol)?
-    init(center: any NotificationCenterProtocol, harness: Harness) {
-        token = center.addObserver(forName: .addToCart, object: nil, queue: nil) { _ in
-            harness.noteAction(.increment("cart.count"))   // what the handler does to shared state
-        }
+    init(onAdd: @escaping @Sendable () -> Void) {
+        token = Observers.center.addObserver(forName: .addToCart, object: nil, queue: nil) { _ in onAdd() }
     }
 }
 
+// The test: inside the scope, the harness's registries stand in for the default ones.
 @Test func oneTapAddsTheProductOnce() {
     let harness = Harness()
-    let center = harness.notificationCenter()
-    let lists = [ProductList(center: center, harness: harness), ProductList(center: center, harness: harness)]
-    center.post(name: .addToCart, object: nil)
-    // The bug, expected: one post made 2 receivers each increment "cart.count"."
+    let lists = withObserverHarness(harness) {
+        let addToCart: @Sendable () -> Void = { harness.noteAction(.increment("cart.count")) }  // the handler's effect
+        let lists = [ProductList(onAdd: addToCart), ProductList(onAdd: addToCart)]
+        Observers.center.post(name: .addToCart, object: nil)
+        return lists
+    }
+    // The bug, expected: one post made 2 receivers each increment "cart.count".
     assertFindings(harness, .exactly(["broadcast-as-command"]))
     _ = lists
 }
