@@ -71,7 +71,7 @@ private func check(_ report: Report, _ expectation: FindingExpectation, here: Co
         if expectation.required[finding.rule] != nil {
             message += "\n(expected \(expectation.required[finding.rule]!) \(finding.rule) finding(s); this is one more)"
         }
-        recordFailure(message, at: finding.sourceLocation ?? here)
+        recordFailure(message, at: finding.site?.codeLocation ?? here)
     }
     for (rule, missing) in remaining.sorted(by: { $0.key < $1.key }) where missing > 0 {
         let known = RuleCatalog.descriptor(id: rule) == nil ? " (no rule has this id; `harness-cli rules` lists them)" : ""

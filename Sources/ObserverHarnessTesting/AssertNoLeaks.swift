@@ -20,6 +20,6 @@ public func assertNoLeaks(
     for leak in leaks {
         let message = "Potential leak: \(leak.description) was released but is still alive"
             + (leak.heldBy.map { "; \($0)" } ?? "; nothing the harness recorded holds it (check closures and caches)")
-        recordFailure(message, at: leak.location ?? here)
+        recordFailure(message, at: leak.site?.codeLocation ?? here)
     }
 }

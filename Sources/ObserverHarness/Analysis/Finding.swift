@@ -14,7 +14,14 @@ public enum Severity: String, Sendable, Hashable, CaseIterable, Comparable, Coda
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }
 
-/// One misuse found in a recording or replay (SPEC §3).
+/// One misuse found in a recording or replay.
+///
+/// ```swift
+/// let report = harness.analyze()
+/// for finding in report.findings where finding.severity == .error {
+///     print("\(finding.site?.description ?? "?"): \(finding.rule): \(finding.message)")
+/// }
+/// ```
 public struct Finding: Sendable, Hashable {
     /// A rule id from the catalogue, e.g. `duplicate-registration`.
     public var rule: String
@@ -27,7 +34,8 @@ public struct Finding: Sendable, Hashable {
     public var objects: [String]
     /// The 0-based top-level scenario step that led to it (replays only).
     public var step: Int?
-    /// The user's line: the add, post or set-delegate the finding is about.
+    /// Where it happened: the user's line of the add, post or set-delegate
+    /// the finding is about.
     public var site: CallSite?
     /// Sequence numbers of the events that show it.
     public var events: [Int]
@@ -37,14 +45,9 @@ public struct Finding: Sendable, Hashable {
     /// same registry, channel, objects and site are one finding, and
     /// ``events`` holds the first few of them.
     public var count: Int = 1
-    /// The line of the scenario file where `step` is written (replays only);
+    /// The line of the scenario file where `step` is written (replays only):
     /// where SARIF points when the site is not a file in the repository.
-    public var line: Int?
-
-    /// Where the caller's code made the call, when recorded in process; test
-    /// failures are reported here.
-    public var sourceLocation: CodeLocation? { location }
-    var location: CodeLocation?
+    package var line: Int?
 
     public init(rule: String, severity: Severity, message: String, registry: String? = nil, channel: String? = nil,
                 objects: [String] = [], step: Int? = nil, site: CallSite? = nil, events: [Int] = [],

@@ -23,11 +23,9 @@ extension Rule {
     func finding(_ message: String, registry: String? = nil, channel: String? = nil, objects: [String] = [],
                  step: Int? = nil, site: CallSite? = nil, location: CodeLocation? = nil,
                  events: [Int], fix: String? = nil) -> Finding {
-        var finding = Finding(rule: descriptor.id, severity: descriptor.severity, message: message,
-                              registry: registry, channel: channel, objects: objects, step: step, site: site,
-                              events: events, fix: fix ?? descriptor.fix)
-        finding.location = location
-        return finding
+        Finding(rule: descriptor.id, severity: descriptor.severity, message: message,
+                registry: registry, channel: channel, objects: objects, step: step,
+                site: location.map(CallSite.init) ?? site, events: events, fix: fix ?? descriptor.fix)
     }
 }
 

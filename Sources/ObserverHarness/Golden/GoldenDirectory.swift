@@ -2,13 +2,13 @@ import Foundation
 
 /// A folder of golden files: `NAME.scenario.json` beside the report it must
 /// produce, `NAME.report.json` (SPEC §4 `golden check` / `golden update`).
-public struct GoldenDirectory: Sendable {
-    public let url: URL
+package struct GoldenDirectory: Sendable {
+    package let url: URL
 
-    public init(_ url: URL) { self.url = url }
+    package init(_ url: URL) { self.url = url }
 
     /// What one scenario's golden comparison found.
-    public enum Entry: Sendable, Equatable {
+    package enum Entry: Sendable, Equatable {
         case matched(scenario: String)
         /// The report differs; `diff` is a unified diff, expected → actual.
         case mismatched(scenario: String, diff: String)
@@ -21,10 +21,10 @@ public struct GoldenDirectory: Sendable {
     }
 
     /// Every `*.scenario.json` under the folder, sorted by path.
-    public func scenarioFiles() -> [URL] { Self.files(under: url, suffix: ".scenario.json") }
+    package func scenarioFiles() -> [URL] { Self.files(under: url, suffix: ".scenario.json") }
 
     /// Compares every scenario's report with its golden file.
-    public func check(seed: UInt64 = 0) -> [Entry] {
+    package func check(seed: UInt64 = 0) -> [Entry] {
         var entries: [Entry] = []
         for scenarioURL in scenarioFiles() {
             let name = relativePath(scenarioURL)
@@ -61,7 +61,7 @@ public struct GoldenDirectory: Sendable {
 
     /// Rewrites every scenario's report (each file atomically). Orphaned
     /// reports are listed, not deleted.
-    public func update(seed: UInt64 = 0) -> [Entry] {
+    package func update(seed: UInt64 = 0) -> [Entry] {
         var entries: [Entry] = []
         for scenarioURL in scenarioFiles() {
             do {

@@ -1,10 +1,10 @@
 import Foundation
 
 /// One golden report file and the comparison with an actual report.
-public struct GoldenFile: Sendable {
-    public let url: URL
+package struct GoldenFile: Sendable {
+    package let url: URL
 
-    public init(_ url: URL) { self.url = url }
+    package init(_ url: URL) { self.url = url }
 
     /// The golden file `NAME.report.json` in `folder`, or nil when `name`
     /// would leave the folder: an absolute path, an empty, `.` or `..`
@@ -15,7 +15,7 @@ public struct GoldenFile: Sendable {
     /// GoldenFile(named: "checkout/add-to-cart", in: golden)   // Golden/checkout/add-to-cart.report.json
     /// GoldenFile(named: "../../etc/passwd", in: golden)        // nil
     /// ```
-    public init?(named name: String, in folder: URL) {
+    package init?(named name: String, in folder: URL) {
         let components = name.split(separator: "/", omittingEmptySubsequences: false)
         guard !name.hasPrefix("/"), !name.contains("\\"), !name.contains("\0"),
               components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
@@ -28,17 +28,17 @@ public struct GoldenFile: Sendable {
     }
 
     /// The largest golden file read: the same as any report file.
-    public static let maxFileBytes = ReportSet.maxFileBytes
+    package static let maxFileBytes = ReportSet.maxFileBytes
 
     /// The result of comparing actual text with the file.
-    public enum Comparison: Sendable, Equatable {
+    package enum Comparison: Sendable, Equatable {
         case matches
         case missing
         /// A unified diff, golden → actual.
         case differs(diff: String)
     }
 
-    public func compare(_ actual: String) -> Comparison {
+    package func compare(_ actual: String) -> Comparison {
         guard FileManager.default.fileExists(atPath: url.path) else { return .missing }
         let expected: String
         do {
@@ -54,14 +54,14 @@ public struct GoldenFile: Sendable {
     }
 
     /// Writes `text` atomically (a temporary file, then a rename), creating folders.
-    public func write(_ text: String) throws {
+    package func write(_ text: String) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: url, options: .atomic)
     }
 
     /// The `Golden/` folder of the package that contains `filePath`: the
     /// nearest ancestor folder holding a `Package.swift`.
-    public static func packageGoldenDirectory(containing filePath: String) -> URL? {
+    package static func packageGoldenDirectory(containing filePath: String) -> URL? {
         var folder = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         while folder.path != "/" && !folder.path.isEmpty {
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {

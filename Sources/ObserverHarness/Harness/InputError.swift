@@ -7,7 +7,7 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public let column: Int
     public let message: String
 
-    public init(path: String, line: Int, column: Int, message: String) {
+    package init(path: String, line: Int, column: Int, message: String) {
         self.path = path
         self.line = line
         self.column = column

@@ -4,8 +4,8 @@ public struct OutlivingObject: Sendable, CustomStringConvertible {
     public let description: String
     /// What keeps it alive, when a registration or delegate slot does.
     public let heldBy: String?
-    /// The line of the registration holding it, for test failures.
-    public let location: CodeLocation?
+    /// The line of the registration holding it.
+    public let site: CallSite?
 }
 
 extension Harness {
@@ -29,7 +29,7 @@ extension Harness {
                         + "\(siteText(trace, registration.site)) holds it strongly"
             }
             result.append(OutlivingObject(description: trace.describe(object), heldBy: heldBy,
-                                          location: holder.flatMap { trace.location($0.site) }))
+                                          site: holder.flatMap { trace.location($0.site).map(CallSite.init) ?? trace.site($0.site) }))
         }
         return result
     }

@@ -1,17 +1,17 @@
 /// The result of running a closure under several delivery orders.
-public struct OrderIndependenceCheck<Value: Equatable> {
+package struct OrderIndependenceCheck<Value: Equatable> {
     /// What registration order returned.
-    public let baseline: Value
+    package let baseline: Value
     /// Orders that returned something else, described (`reversed`, `shuffled(seed: 3)`).
-    public let differing: [(order: String, value: Value)]
+    package let differing: [(order: String, value: Value)]
 
-    public var isIndependent: Bool { differing.isEmpty }
+    package var isIndependent: Bool { differing.isEmpty }
 }
 
 /// Runs `body` under registration order, reversed order and `shuffles`
 /// seeded shuffles, and compares what it returns. The body must build its
 /// registries with the order it is given.
-public func checkOrderIndependence<Value: Equatable>(
+package func checkOrderIndependence<Value: Equatable>(
     shuffles: Int = 8, _ body: (DeliveryOrder) throws -> Value
 ) rethrows -> OrderIndependenceCheck<Value> {
     let baseline = try body(.registration)

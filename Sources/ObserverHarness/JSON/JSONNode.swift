@@ -3,9 +3,9 @@
 /// ``JSONParser/parse(_:limits:)`` produces nodes so that code validating a
 /// document can report problems at a line and column; convert offsets with
 /// ``JSONSourceText``.
-public struct JSONNode: Sendable {
+package struct JSONNode: Sendable {
     /// The value of a node, with nested values as nodes.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         case null
         case bool(Bool)
         case int(Int)
@@ -17,19 +17,19 @@ public struct JSONNode: Sendable {
     }
 
     /// The value, with positions for nested values.
-    public var kind: Kind
+    package var kind: Kind
 
     /// The byte offset of the value's first byte in the source.
-    public var offset: Int
+    package var offset: Int
 
     /// Creates a node.
-    public init(kind: Kind, offset: Int) {
+    package init(kind: Kind, offset: Int) {
         self.kind = kind
         self.offset = offset
     }
 
     /// The value without source positions.
-    public var value: JSONValue {
+    package var value: JSONValue {
         switch kind {
         case .null: return .null
         case .bool(let value): return .bool(value)
@@ -43,30 +43,30 @@ public struct JSONNode: Sendable {
     }
 
     /// The member named `key` if this node is an object that has one.
-    public func member(_ key: String) -> JSONMember? {
+    package func member(_ key: String) -> JSONMember? {
         guard case .object(let members) = kind else { return nil }
         return members.first { $0.key.hasSameUnicodeScalars(as: key) }
     }
 
     /// The value of the member named `key` if this node is an object that has one.
-    public subscript(key: String) -> JSONNode? {
+    package subscript(key: String) -> JSONNode? {
         member(key)?.value
     }
 }
 
 /// A member of a parsed JSON object.
-public struct JSONMember: Sendable {
+package struct JSONMember: Sendable {
     /// The member's key.
-    public var key: String
+    package var key: String
 
     /// The byte offset of the key's opening quote in the source.
-    public var keyOffset: Int
+    package var keyOffset: Int
 
     /// The member's value.
-    public var value: JSONNode
+    package var value: JSONNode
 
     /// Creates a member.
-    public init(key: String, keyOffset: Int, value: JSONNode) {
+    package init(key: String, keyOffset: Int, value: JSONNode) {
         self.key = key
         self.keyOffset = keyOffset
         self.value = value

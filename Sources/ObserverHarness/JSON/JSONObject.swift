@@ -7,9 +7,9 @@
 ///
 /// Two objects are equal when they hold equal members in the same order; use
 /// ``JSONValue/semanticallyEquals(_:)`` to ignore order.
-public struct JSONObject: Sendable {
+package struct JSONObject: Sendable {
     /// A key and its value.
-    public typealias Member = (key: String, value: JSONValue)
+    package typealias Member = (key: String, value: JSONValue)
 
     private var members: [Member]
 
@@ -19,7 +19,7 @@ public struct JSONObject: Sendable {
     private static let indexThreshold = 16
 
     /// Creates an empty object.
-    public init() {
+    package init() {
         members = []
         positions = nil
     }
@@ -27,7 +27,7 @@ public struct JSONObject: Sendable {
     /// Creates an object from members in the given order.
     ///
     /// - Precondition: The keys are unique.
-    public init<S: Sequence>(uniqueKeysWithValues members: S) where S.Element == Member {
+    package init<S: Sequence>(uniqueKeysWithValues members: S) where S.Element == Member {
         self.init()
         for member in members {
             precondition(self.index(forKey: member.key) == nil, "duplicate JSON object key \"\(member.key)\"")
@@ -43,13 +43,13 @@ public struct JSONObject: Sendable {
     }
 
     /// The keys, in order.
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
 
     /// The values, in key order.
-    public var values: [JSONValue] { members.map(\.value) }
+    package var values: [JSONValue] { members.map(\.value) }
 
     /// The position of the member named `key`, if any.
-    public func index(forKey key: String) -> Int? {
+    package func index(forKey key: String) -> Int? {
         if let positions { return positions[JSONKey(key)] }
         return members.firstIndex { $0.key.hasSameUnicodeScalars(as: key) }
     }
@@ -58,7 +58,7 @@ public struct JSONObject: Sendable {
     ///
     /// Setting a value for an existing key replaces it in place; setting one for
     /// a new key appends a member; setting `nil` removes the member.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get {
             index(forKey: key).map { members[$0].value }
         }
@@ -78,7 +78,7 @@ public struct JSONObject: Sendable {
 
     /// Removes the member named `key` and returns its value, if there was one.
     @discardableResult
-    public mutating func removeValue(forKey key: String) -> JSONValue? {
+    package mutating func removeValue(forKey key: String) -> JSONValue? {
         let old = self[key]
         self[key] = nil
         return old
@@ -107,23 +107,23 @@ public struct JSONObject: Sendable {
 }
 
 extension JSONObject: RandomAccessCollection {
-    public var startIndex: Int { members.startIndex }
-    public var endIndex: Int { members.endIndex }
+    package var startIndex: Int { members.startIndex }
+    package var endIndex: Int { members.endIndex }
 
-    public subscript(position: Int) -> Member {
+    package subscript(position: Int) -> Member {
         members[position]
     }
 }
 
 extension JSONObject: Hashable {
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { a, b in
                 a.key.hasSameUnicodeScalars(as: b.key) && a.value == b.value
             }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(members.count)
         for member in members {
             hasher.combine(member.key)
@@ -136,7 +136,7 @@ extension JSONObject: ExpressibleByDictionaryLiteral {
     /// Creates an object whose members keep the literal's order.
     ///
     /// - Precondition: The keys are unique.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(uniqueKeysWithValues: elements.lazy.map { (key: $0.0, value: $0.1) })
     }
 }

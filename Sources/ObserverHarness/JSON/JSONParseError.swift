@@ -2,29 +2,29 @@
 ///
 /// The description has the form `LINE:COLUMN: MESSAGE`, so a caller that knows
 /// the file can print `PATH:` followed by it.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, in lower case without a trailing period; for example
     /// `expected ',' or '}' after object member`.
-    public var message: String
+    package var message: String
 
     /// The byte offset at which the error was detected.
-    public var offset: Int
+    package var offset: Int
 
     /// The 1-based line of `offset`.
-    public var line: Int
+    package var line: Int
 
     /// The 1-based column of `offset`, counted in Unicode scalars.
-    public var column: Int
+    package var column: Int
 
     /// Creates an error.
-    public init(message: String, offset: Int, line: Int, column: Int) {
+    package init(message: String, offset: Int, line: Int, column: Int) {
         self.message = message
         self.offset = offset
         self.line = line
         self.column = column
     }
 
-    public var description: String {
+    package var description: String {
         "\(line):\(column): \(message)"
     }
 }

@@ -9,31 +9,31 @@
 /// the container that exceeds ``Limits/maxDepth`` rather than overflowing the
 /// stack. (Values are still destroyed, compared, and serialized recursively, so
 /// keep `maxDepth` in the hundreds or low thousands.)
-public enum JSONParser {
+package enum JSONParser {
     /// Bounds on the input the parser accepts.
-    public struct Limits: Sendable, Hashable {
+    package struct Limits: Sendable, Hashable {
         /// The maximum number of nested arrays and objects.
-        public var maxDepth: Int
+        package var maxDepth: Int
 
         /// The maximum input size in bytes.
-        public var maxBytes: Int
+        package var maxBytes: Int
 
         /// Creates limits; the defaults suit hand-written scenario files.
-        public init(maxDepth: Int = 256, maxBytes: Int = 16 << 20) {
+        package init(maxDepth: Int = 256, maxBytes: Int = 16 << 20) {
             self.maxDepth = maxDepth
             self.maxBytes = maxBytes
         }
     }
 
     /// Parses a whole document, keeping the source offset of every value.
-    public static func parse(_ bytes: [UInt8], limits: Limits = .init()) throws(JSONParseError) -> JSONNode {
+    package static func parse(_ bytes: [UInt8], limits: Limits = .init()) throws(JSONParseError) -> JSONNode {
         try parse(bytes, limits: limits, builder: JSONNodeBuilder())
     }
 
     /// Parses a whole document into a value, without source offsets.
     ///
     /// This is the fast path for JSON Lines: call it once per line.
-    public static func parseValue(_ bytes: [UInt8], limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
+    package static func parseValue(_ bytes: [UInt8], limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
         try parse(bytes, limits: limits, builder: JSONValueBuilder())
     }
 

@@ -3,7 +3,7 @@
 /// Lines end at `\n`, `\r\n`, or a lone `\r`. Columns count Unicode scalars,
 /// not bytes, so a column matches what an editor shows for text without tabs;
 /// a tab counts as one column. A leading byte order mark takes no column.
-public struct JSONSourceText: Sendable {
+package struct JSONSourceText: Sendable {
     private let bytes: [UInt8]
 
     /// The offset at which each line starts; line N starts at `lineStarts[N - 1]`.
@@ -17,7 +17,7 @@ public struct JSONSourceText: Sendable {
     private static var blockSize: Int { 64 }
 
     /// Indexes the lines of `bytes`.
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
         var lineStarts = [Self.firstLineStart(bytes)]
         var continuations: [Int] = []
@@ -41,13 +41,13 @@ public struct JSONSourceText: Sendable {
     }
 
     /// The number of lines; an empty document has one.
-    public var lineCount: Int { lineStarts.count }
+    package var lineCount: Int { lineStarts.count }
 
     /// The 1-based line and column of the byte at `offset`.
     ///
     /// Offsets past the end (such as the end of input) map to just after the
     /// last byte; negative offsets map to the start.
-    public func position(ofOffset offset: Int) -> (line: Int, column: Int) {
+    package func position(ofOffset offset: Int) -> (line: Int, column: Int) {
         let offset = min(max(offset, 0), bytes.count)
         // The last line starting at or before `offset`.
         var low = 0

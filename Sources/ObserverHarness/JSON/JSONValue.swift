@@ -7,7 +7,7 @@
 /// Unicode scalars rather than by Swift's canonical equivalence, so two strings
 /// that serialize to different bytes never compare equal. Use
 /// ``semanticallyEquals(_:)`` to compare values by meaning instead.
-public enum JSONValue: Sendable {
+package enum JSONValue: Sendable {
     /// The literal `null`.
     case null
     /// The literal `true` or `false`.
@@ -30,26 +30,26 @@ public enum JSONValue: Sendable {
 
 extension JSONValue {
     /// The member named `key` if this is an object that has one; otherwise `nil`.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let object) = self else { return nil }
         return object[key]
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
     /// The payload of a `.bool`; otherwise `nil`.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         guard case .bool(let value) = self else { return nil }
         return value
     }
 
     /// The payload of an `.int`, or of a `.double` that holds an integer exactly
     /// representable as `Int`; otherwise `nil`.
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case .int(let value): return value
         case .double(let value): return Int(exactly: value)
@@ -59,7 +59,7 @@ extension JSONValue {
 
     /// The payload of a `.double`, or an `.int` converted to `Double`
     /// (rounded to the nearest representable value); otherwise `nil`.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .double(let value): return value
         case .int(let value): return Double(value)
@@ -68,19 +68,19 @@ extension JSONValue {
     }
 
     /// The payload of a `.string`; otherwise `nil`.
-    public var stringValue: String? {
+    package var stringValue: String? {
         guard case .string(let value) = self else { return nil }
         return value
     }
 
     /// The elements of an `.array`; otherwise `nil`.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         guard case .array(let value) = self else { return nil }
         return value
     }
 
     /// The members of an `.object`; otherwise `nil`.
-    public var objectValue: JSONObject? {
+    package var objectValue: JSONObject? {
         guard case .object(let value) = self else { return nil }
         return value
     }
@@ -89,7 +89,7 @@ extension JSONValue {
 // MARK: - Equality
 
 extension JSONValue: Hashable {
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -102,7 +102,7 @@ extension JSONValue: Hashable {
         }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         // String hashing follows canonical equivalence, which is coarser than
         // scalar equality, so equal values still hash equally.
         switch self {
@@ -120,7 +120,7 @@ extension JSONValue: Hashable {
     ///
     /// Unlike `==`, numbers compare by value (`.int(1)` matches `.double(1.0)`)
     /// and objects compare by their members regardless of order.
-    public func semanticallyEquals(_ other: JSONValue) -> Bool {
+    package func semanticallyEquals(_ other: JSONValue) -> Bool {
         switch (self, other) {
         case let (.int(a), .double(b)), let (.double(b), .int(a)):
             // Compare exactly; converting `a` to Double could round.
@@ -140,7 +140,7 @@ extension JSONValue: Hashable {
 
 extension JSONValue: CustomStringConvertible {
     /// The value as compact JSON, with object members in their stored order.
-    public var description: String {
+    package var description: String {
         serialized(.compactPreservingOrder)
     }
 }
@@ -148,34 +148,34 @@ extension JSONValue: CustomStringConvertible {
 // MARK: - Literals
 
 extension JSONValue: ExpressibleByNilLiteral {
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue: ExpressibleByBooleanLiteral {
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension JSONValue: ExpressibleByIntegerLiteral {
-    public init(integerLiteral value: Int) { self = .int(value) }
+    package init(integerLiteral value: Int) { self = .int(value) }
 }
 
 extension JSONValue: ExpressibleByFloatLiteral {
-    public init(floatLiteral value: Double) { self = .double(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension JSONValue: ExpressibleByStringLiteral {
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension JSONValue: ExpressibleByArrayLiteral {
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 }
 
 extension JSONValue: ExpressibleByDictionaryLiteral {
     /// Creates an object whose members keep the literal's order.
     ///
     /// - Precondition: The keys are unique.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(uniqueKeysWithValues: elements.lazy.map { (key: $0.0, value: $0.1) }))
     }
 }

@@ -1,33 +1,33 @@
 extension JSONValue {
     /// How ``JSONValue`` serializes.
-    public struct WriteOptions: Sendable, Hashable {
+    package struct WriteOptions: Sendable, Hashable {
         /// Whether to break lines and indent nested values by two spaces.
         ///
         /// Empty arrays and objects stay on one line (`[]`, `{}`), and no
         /// newline follows the last line.
-        public var pretty: Bool
+        package var pretty: Bool
 
         /// Whether to write object members in Unicode scalar order of their
         /// keys instead of their stored order.
-        public var sortedKeys: Bool
+        package var sortedKeys: Bool
 
         /// Creates options.
-        public init(pretty: Bool, sortedKeys: Bool) {
+        package init(pretty: Bool, sortedKeys: Bool) {
             self.pretty = pretty
             self.sortedKeys = sortedKeys
         }
 
         /// Pretty-printed with sorted keys: stable output for golden files.
-        public static let canonical = WriteOptions(pretty: true, sortedKeys: true)
+        package static let canonical = WriteOptions(pretty: true, sortedKeys: true)
 
         /// One line with sorted keys.
-        public static let compact = WriteOptions(pretty: false, sortedKeys: true)
+        package static let compact = WriteOptions(pretty: false, sortedKeys: true)
 
         /// One line in stored member order: the fastest, for JSON Lines.
-        public static let compactPreservingOrder = WriteOptions(pretty: false, sortedKeys: false)
+        package static let compactPreservingOrder = WriteOptions(pretty: false, sortedKeys: false)
 
         /// Pretty-printed in stored member order.
-        public static let prettyPreservingOrder = WriteOptions(pretty: true, sortedKeys: false)
+        package static let prettyPreservingOrder = WriteOptions(pretty: true, sortedKeys: false)
     }
 
     /// The value as JSON text.
@@ -36,7 +36,7 @@ extension JSONValue {
     /// characters (never `/` or non-ASCII); integers print as integers;
     /// doubles print as Swift's shortest round-tripping `description`, with
     /// infinities and NaN, which parsing never produces, written as `null`.
-    public func serialized(_ options: WriteOptions = .canonical) -> String {
+    package func serialized(_ options: WriteOptions = .canonical) -> String {
         var bytes: [UInt8] = []
         write(into: &bytes, options: options)
         return String(decoding: bytes, as: UTF8.self)
@@ -46,7 +46,7 @@ extension JSONValue {
     ///
     /// The output is the same as ``serialized(_:)``; appending to a reused
     /// buffer avoids building a `String` per value.
-    public func write(into buffer: inout [UInt8], options: WriteOptions) {
+    package func write(into buffer: inout [UInt8], options: WriteOptions) {
         JSONWriter(options: options).write(self, depth: 0, to: &buffer)
     }
 }

@@ -1,15 +1,40 @@
 /// Where in the user's code something happened: a `#fileID` and line, or the
-/// `"site"` a scenario step names.
+/// `"site"` a scenario step names. A finding's only location.
+///
+/// ```swift
+/// for finding in harness.analyze().findings {
+///     if let site = finding.site { print("\(site): \(finding.message)") }   // ShopApp/Cart.swift:42: …
+/// }
+/// ```
 public struct CallSite: Hashable, Sendable, CustomStringConvertible {
     /// `Module/File.swift` for code, or whatever file name a scenario gave.
     public var file: String
     public var line: Int
     public var column: Int
+    /// The caller's location as test frameworks need it (`#filePath`), when
+    /// recorded in process: test failures are reported there. Not part of equality.
+    package var codeLocation: CodeLocation?
 
     public init(file: String, line: Int, column: Int = 0) {
         self.file = file
         self.line = line
         self.column = column
+    }
+
+    /// The site the caller's location names, keeping the location.
+    package init(_ location: CodeLocation) {
+        self.init(file: "\(location.fileID)", line: Int(location.line), column: Int(location.column))
+        codeLocation = location
+    }
+
+    public static func == (lhs: CallSite, rhs: CallSite) -> Bool {
+        lhs.line == rhs.line && lhs.column == rhs.column && lhs.file == rhs.file
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(line)
+        hasher.combine(column)
     }
 
     /// Captures the caller's location; pass it through from a public API's

@@ -1,12 +1,12 @@
 /// The four kinds of registry the harness models (SPEC §2).
-public enum RegistryKind: String, Sendable, CaseIterable, Codable {
+package enum RegistryKind: String, Sendable, CaseIterable, Codable {
     case notificationCenter = "notification-center"
     case subject
     case property
     case delegate
 
     /// How registrations hold observers unless told otherwise.
-    public var defaultHold: Hold {
+    package var defaultHold: Hold {
         switch self {
         case .notificationCenter, .delegate: .weak
         case .subject: .strong
@@ -16,7 +16,7 @@ public enum RegistryKind: String, Sendable, CaseIterable, Codable {
 }
 
 /// Whether a registry promises an order of delivery.
-public enum OrderPromise: String, Sendable, Codable {
+package enum OrderPromise: String, Sendable, Codable {
     /// First registered, first notified: documented, so not explored.
     case registration
     /// Nothing promised: the harness explores delivery orders.

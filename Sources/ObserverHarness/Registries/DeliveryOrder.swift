@@ -82,7 +82,7 @@ public struct DeliveryContext: Sendable {
     var postSequence: UInt32 = 0
     var registrationIDs: [UInt32] = []
 
-    public init(registry: String, channel: String, receiverCount: Int, postOrdinal: Int) {
+    package init(registry: String, channel: String, receiverCount: Int, postOrdinal: Int) {
         self.registry = registry
         self.channel = channel
         self.receiverCount = receiverCount

@@ -9,24 +9,24 @@ import Foundation
 /// ```
 /// The rule, scenario and message are there for the reviewer of the file;
 /// only the fingerprint is compared.
-public struct Baseline: Sendable, Equatable {
-    public struct Entry: Sendable, Equatable {
-        public var fingerprint: String
-        public var scenario: String
-        public var rule: String
-        public var message: String
+package struct Baseline: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
+        package var fingerprint: String
+        package var scenario: String
+        package var rule: String
+        package var message: String
     }
 
     static let format = "observer-harness-baseline"
     static let formatVersion = 1
 
     /// Sorted by scenario, rule and fingerprint; one entry per fingerprint.
-    public private(set) var entries: [Entry]
+    package private(set) var entries: [Entry]
     private var fingerprints: Set<String>
 
     /// The baseline of everything the reports found (suppressed findings are
     /// already accounted for and stay out).
-    public init(_ reports: ReportSet) {
+    package init(_ reports: ReportSet) {
         var entries: [String: Entry] = [:]
         for report in reports.reports {
             for finding in report.findings {
@@ -43,11 +43,11 @@ public struct Baseline: Sendable, Equatable {
         fingerprints = Set(entries.map(\.fingerprint))
     }
 
-    public func contains(_ finding: Finding, scenario: String) -> Bool {
+    package func contains(_ finding: Finding, scenario: String) -> Bool {
         fingerprints.contains(finding.fingerprint(scenario: scenario))
     }
 
-    public func jsonText() -> String {
+    package func jsonText() -> String {
         let list: [JSONValue] = entries.map { entry in
             .object(["fingerprint": .string(entry.fingerprint), "scenario": .string(entry.scenario),
                      "rule": .string(entry.rule), "message": .string(entry.message)])
@@ -57,12 +57,12 @@ public struct Baseline: Sendable, Equatable {
         return document.serialized(.canonical) + "\n"
     }
 
-    public static func load(contentsOf url: URL, path: String? = nil) throws(InputError) -> Baseline {
+    package static func load(contentsOf url: URL, path: String? = nil) throws(InputError) -> Baseline {
         let path = path ?? url.path
         return try parse(try InputFile.read(url, path: path, maxBytes: ReportSet.maxFileBytes, what: "baseline"), path: path)
     }
 
-    public static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> Baseline {
+    package static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> Baseline {
         let input = try JSONInput(bytes, path: path, limits: .init(maxDepth: 64, maxBytes: ReportSet.maxFileBytes))
         let root = try input.fields(input.root, "a baseline")
         try root.allowOnly(["format", "version", "findings"])
@@ -88,7 +88,7 @@ public struct Baseline: Sendable, Equatable {
 extension ReportSet {
     /// The reports without the findings `baseline` knows; each report counts
     /// what it hid, so nothing disappears without a trace.
-    public func applying(_ baseline: Baseline) -> ReportSet {
+    package func applying(_ baseline: Baseline) -> ReportSet {
         ReportSet(reports: reports.map { report in
             var report = report
             let before = report.findings.count
@@ -104,7 +104,7 @@ extension Finding {
     /// scenario, rule, registry, channel, objects, the site's file and the
     /// message — with line numbers taken out, so an edit that only moves code
     /// keeps the fingerprint, and never event numbers.
-    public func fingerprint(scenario: String) -> String {
+    package func fingerprint(scenario: String) -> String {
         let identity = [scenario, rule, registry ?? "", channel ?? "", objects.joined(separator: ","),
                         site?.file ?? "", message].map(Self.withoutLineNumbers).joined(separator: "\u{1F}")
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -5,7 +5,7 @@
 extension ReportSet {
     /// - Parameter threshold: the least severe finding that fails a case
     ///   (`--fail-on`); nil: no case fails, findings are listed as output.
-    public func junitText(failingAt threshold: Severity?) -> String {
+    package func junitText(failingAt threshold: Severity?) -> String {
         var cases: [String] = []
         var failures = 0
         for report in reports {

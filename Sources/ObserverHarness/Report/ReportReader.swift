@@ -5,16 +5,16 @@ import Foundation
 /// `PATH:LINE:COLUMN`.
 extension ReportSet {
     /// The largest report file read (reports of 10^4 scenarios fit easily).
-    public static let maxFileBytes = 64 << 20
+    package static let maxFileBytes = 64 << 20
 
-    public static func load(contentsOf url: URL, path: String? = nil) throws(InputError) -> ReportSet {
+    package static func load(contentsOf url: URL, path: String? = nil) throws(InputError) -> ReportSet {
         let path = path ?? url.path
         let bytes = try InputFile.read(url, path: path, maxBytes: maxFileBytes, what: "report")
         return try parse(bytes, path: path)
     }
 
     /// Parses a report (`observer-harness-report`) or a report set.
-    public static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> ReportSet {
+    package static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> ReportSet {
         let input = try JSONInput(bytes, path: path, limits: .init(maxDepth: 64, maxBytes: maxFileBytes))
         let root = try input.fields(input.root, "a report")
         let format = try root.requiredString("format")

@@ -9,7 +9,7 @@ extension ReportSet {
     /// `Module/Cart.swift`) to its path relative to the repository root, or
     /// nil when no such file is there; a scenario finding then points at its
     /// step in the scenario file. `baselineUsed` marks results `new`.
-    public func sarifText(toolVersion: String, baselineUsed: Bool = false,
+    package func sarifText(toolVersion: String, baselineUsed: Bool = false,
                           locate: (String) -> String? = { _ in nil }) -> String {
         let catalogue = RuleCatalog.all
         let ruleIndex = Dictionary(uniqueKeysWithValues: catalogue.enumerated().map { ($0.element.id, $0.offset) })

@@ -1,7 +1,6 @@
-/// A trace that cannot be read: bad JSON, an unknown kind or version, an id
-/// no table defines, events out of order, or a file that cannot be opened.
-/// `line` is the JSON Lines line; `column` counts Unicode scalars.
-public typealias TraceError = InputError
+/// The reader's name for the ``InputError`` a trace that cannot be read
+/// throws: `line` is the JSON Lines line; `column` counts Unicode scalars.
+typealias TraceError = InputError
 
 /// Something a reader skipped or suspects, with the rest of the trace read:
 /// a truncated last line, or fewer events than the header declares.
@@ -13,7 +12,7 @@ public struct TraceWarning: Sendable, Equatable, CustomStringConvertible {
     public var line: Int
     public var message: String
 
-    public init(path: String, line: Int, message: String) {
+    package init(path: String, line: Int, message: String) {
         self.path = path
         self.line = line
         self.message = message
@@ -36,7 +35,7 @@ public struct TraceReadResult: Sendable {
     public var recording: Recording
     public var warnings: [TraceWarning]
 
-    public init(name: String, recording: Recording, warnings: [TraceWarning]) {
+    package init(name: String, recording: Recording, warnings: [TraceWarning]) {
         self.name = name
         self.recording = recording
         self.warnings = warnings

@@ -73,7 +73,7 @@
 /// its header declares gets a warning too. Anything else wrong — bad JSON,
 /// an unknown kind or version, an id no table line defined, a `seq` out of
 /// order, a `cause` that is not an earlier event — stops the read with
-/// `PATH:LINE:COLUMN: error: MESSAGE` (``TraceError``).
+/// `PATH:LINE:COLUMN: error: MESSAGE` (``InputError``).
 enum TraceFormat {
     static let format = "observer-harness-trace"
     static let version = 1

@@ -10,10 +10,10 @@ extension Recording {
     /// ```
     ///
     /// A truncated last line is dropped with a warning; any other problem
-    /// throws a ``TraceError`` naming the file, line and column. Errors name
+    /// throws an ``InputError`` naming the file, line and column. Errors name
     /// the file as `url.relativePath`, so a path given relative to the current
     /// directory is quoted as the user wrote it.
-    public static func readTrace(from url: URL) throws(TraceError) -> TraceReadResult {
+    public static func readTrace(from url: URL) throws(InputError) -> TraceReadResult {
         let path = url.isFileURL ? url.relativePath : url.absoluteString
         let bytes = try InputFile.read(url, path: path, maxBytes: maxTraceBytes, what: "trace")
         let result: Result<TraceReadResult, TraceError> = bytes.withUnsafeBytes { buffer in
@@ -28,7 +28,7 @@ extension Recording {
 
     /// The largest trace read: about ten million events. Reading takes
     /// memory in proportion (an event line of about 100 bytes becomes 40).
-    public static let maxTraceBytes = 1 << 30
+    package static let maxTraceBytes = 1 << 30
 
     /// The longest line in a trace (a table line with a long string).
     static let maxTraceLineBytes = 16 << 20
@@ -36,10 +36,10 @@ extension Recording {
     /// The longest chain of causes (a post inside a delivery inside a post…)
     /// a trace may hold: 2 048 nested deliveries. The analysis walks these
     /// chains, so they must stay short for it to stay fast.
-    public static let maxTraceCauseDepth = 4_096
+    package static let maxTraceCauseDepth = 4_096
 
     /// Reads a trace from its bytes; `path` is what errors and warnings name.
-    public static func readTrace(_ data: Data, path: String = "<trace>") throws(TraceError) -> TraceReadResult {
+    public static func readTrace(_ data: Data, path: String = "<trace>") throws(InputError) -> TraceReadResult {
         let result: Result<TraceReadResult, TraceError> = data.withUnsafeBytes { bytes in
             do throws(TraceError) {
                 return .success(try readTrace(bytes, path: path))

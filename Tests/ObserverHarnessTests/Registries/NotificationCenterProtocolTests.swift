@@ -74,8 +74,8 @@ import Testing
         let report = recording.analyze()
         let unbalanced = try #require(report.findings.first { $0.rule == "unbalanced-removal" })
         #expect(unbalanced.site?.line == unmatchedRemoveLine)
-        #expect(unbalanced.sourceLocation?.line == UInt(unmatchedRemoveLine))
-        #expect("\(try #require(unbalanced.sourceLocation).filePath)" == #filePath)
+        #expect(unbalanced.site?.codeLocation?.line == UInt(unmatchedRemoveLine))
+        #expect("\(try #require(unbalanced.site?.codeLocation).filePath)" == #filePath)
     }
 
     @Test func discardedTokenFindingPointsAtTheAddThroughTheProtocol() throws {

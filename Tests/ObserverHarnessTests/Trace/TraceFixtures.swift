@@ -103,10 +103,10 @@ enum TraceFixtures {
 
     /// Reads a trace expecting an error, and returns it.
     static func readError(_ data: Data, path: String = "t.jsonl",
-                          sourceLocation: SourceLocation = #_sourceLocation) -> TraceError? {
+                          sourceLocation: SourceLocation = #_sourceLocation) -> InputError? {
         do {
             let result = try Recording.readTrace(data, path: path)
-            Issue.record("expected a TraceError, read \(result.recording.eventCount) events", sourceLocation: sourceLocation)
+            Issue.record("expected a InputError, read \(result.recording.eventCount) events", sourceLocation: sourceLocation)
             return nil
         } catch {
             return error

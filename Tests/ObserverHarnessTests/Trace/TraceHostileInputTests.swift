@@ -2,22 +2,22 @@ import Foundation
 import Testing
 @testable import ObserverHarness
 
-/// Issue #9: a hostile trace ends in a ``TraceError`` at its line and
+/// Issue #9: a hostile trace ends in a ``InputError`` at its line and
 /// column, never a crash, a hang or unbounded memory. (Truncation, unknown
 /// kinds, fields and versions, ids and order are in `TraceReaderTests.swift`.)
 @Suite struct TraceHostileInputTests {
     private let header = #"{"format":"observer-harness-trace","version":1,"name":"t"}"#
 
-    private func error(_ lines: [String]) -> TraceError? {
+    private func error(_ lines: [String]) -> InputError? {
         TraceFixtures.readError(TraceFixtures.data(lines))
     }
 
-    private func error(bytes: [UInt8]) -> TraceError? {
+    private func error(bytes: [UInt8]) -> InputError? {
         TraceFixtures.readError(Data(bytes))
     }
 
     /// Line and column, `L:C`.
-    private func position(_ error: TraceError?) -> String? {
+    private func position(_ error: InputError?) -> String? {
         error.map { "\($0.line):\($0.column)" }
     }
 
@@ -159,7 +159,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory
         do {
             _ = try Recording.readTrace(from: folder)
-            Issue.record("expected a TraceError")
+            Issue.record("expected a InputError")
         } catch {
             #expect(error.description.hasSuffix(":1:1: error: cannot read the trace: it is a folder, not a file"))
         }

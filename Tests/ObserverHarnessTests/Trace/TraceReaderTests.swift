@@ -195,7 +195,7 @@ import Testing
 
     @Test func hostileInputNeverCrashesTheReaderOrTheAnalysis() {
         // Deterministic mutations of a valid trace: each either reads (and then
-        // analyses) or fails with a TraceError, never traps.
+        // analyses) or fails with a InputError, never traps.
         let original = Array(TraceFixtures.harnessWithFindings().recording().traceData(name: "t"))
         var generator = SplitMix64(seed: 0x7ACE)
         let replacements = Array(#"0123456789",:{}[]"\ -ex"#.utf8) + [0x0A, 0xFF, 0xC3]
