@@ -1,4 +1,4 @@
-/// The parsed command line (SPEC §4).
+/// The parsed command line.
 struct Arguments {
     enum Command: Equatable {
         case run(paths: [String])

@@ -1,6 +1,6 @@
 import Foundation
 
-// harness-cli: see `harness-cli --help` and SPEC §4.
+// harness-cli: see `harness-cli --help`.
 let words = Array(CommandLine.arguments.dropFirst())
 do {
     let arguments = try Arguments.parse(words)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #9, through the real executable: every parser — scenarios, traces,
+/// Hostile input, through the real executable: every parser — scenarios, traces,
 /// report and baseline files, the command line itself — answers hostile
 /// input with `PATH:LINE:COLUMN: error: …` on standard error and exit
 /// status 2; `golden update` and `--output` write by rename, and golden

@@ -3,7 +3,7 @@ import Foundation
 import ObserverHarnessTesting
 import Testing
 
-/// Issue #9: a golden name cannot leave its folder — no `..`, no absolute
+/// A golden name cannot leave its folder — no `..`, no absolute
 /// path, no symbolic link on the way — so neither a comparison reads nor a
 /// recording writes anywhere else.
 @Suite struct GoldenNameTests {

@@ -1,6 +1,6 @@
 /// What a rule is: its stable id, severity, and the words `harness-cli explain` prints.
 public struct RuleDescriptor: Sendable, Hashable {
-    /// Stable id (SPEC §5); never renamed.
+    /// Stable id; never renamed (reports, baselines and suppressions name it).
     public let id: String
     public let severity: Severity
     /// One line: when it fires.
@@ -29,7 +29,7 @@ extension Rule {
     }
 }
 
-/// Every rule, in catalogue order (SPEC §5).
+/// Every rule, in catalogue order.
 public enum RuleCatalog {
     static let rules: [any Rule] = [
         NotifyAfterDeallocRule(),

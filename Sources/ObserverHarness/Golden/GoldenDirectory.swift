@@ -1,7 +1,7 @@
 import Foundation
 
 /// A folder of golden files: `NAME.scenario.json` beside the report it must
-/// produce, `NAME.report.json` (SPEC §4 `golden check` / `golden update`).
+/// produce, `NAME.report.json` (`harness-cli golden check` / `golden update`).
 package struct GoldenDirectory: Sendable {
     package let url: URL
 

@@ -1,4 +1,4 @@
-/// The four kinds of registry the harness models (SPEC §2).
+/// The four kinds of registry the harness models.
 package enum RegistryKind: String, Sendable, CaseIterable, Codable {
     case notificationCenter = "notification-center"
     case subject

@@ -47,7 +47,7 @@ final class Registration<Handler>: @unchecked Sendable {
 
 /// The registration list and delivery loop every instrumented registry shares:
 /// add, remove, and deliver one post synchronously and depth-first, with the
-/// SPEC §2 rules (a registration added during a delivery misses it; one removed
+/// the documented delivery rules (a registration added during a delivery misses it; one removed
 /// during it receives nothing more) and a pluggable delivery order.
 final class RegistrationStore<Handler>: @unchecked Sendable {
     let recorder: Recorder

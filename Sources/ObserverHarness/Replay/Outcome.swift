@@ -1,4 +1,4 @@
-/// What a replay produced (SPEC §2 "Outcome"): the final shared state, the
+/// What a replay produced (the scenario's outcome): the final shared state, the
 /// value every `read` saw, and the lifetime findings. Two schedules whose
 /// outcomes differ show an ordering dependence.
 struct Outcome: Sendable {

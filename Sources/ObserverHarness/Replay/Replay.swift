@@ -1,7 +1,7 @@
 /// One replay of a scenario under one schedule: real objects, real ARC,
 /// recorded through the same recorder and registries as live code.
 final class Replay {
-    /// SPEC §2: a handler nested deeper than this on one channel ends the branch.
+    /// A handler nested deeper than this on one channel ends the branch.
     static let channelDepthBound = NotificationCycleRule.depthBound
     /// Bounds that keep a hostile scenario from running forever.
     static let frameDepthBound = 256

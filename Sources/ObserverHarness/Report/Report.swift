@@ -1,4 +1,4 @@
-/// The findings of one recording or scenario (SPEC §3).
+/// The findings of one recording or scenario.
 public struct Report: Sendable, Equatable {
     /// The scenario's name, or the harness's.
     public var scenario: String
@@ -49,7 +49,7 @@ public struct SuppressedFinding: Sendable, Equatable {
     }
 }
 
-/// Several reports from one run (SPEC §3 `observer-harness-report-set`).
+/// Several reports from one run (`observer-harness-report-set`).
 public struct ReportSet: Sendable, Equatable {
     public var reports: [Report]
     public init(reports: [Report]) { self.reports = reports }

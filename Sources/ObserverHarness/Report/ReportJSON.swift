@@ -1,4 +1,4 @@
-/// The JSON form of reports (SPEC §3): canonical, sorted keys, no
+/// The JSON form of reports: canonical, sorted keys, no
 /// timestamps, addresses or absolute paths, so golden files compare bytes.
 extension Report {
     static let format = "observer-harness-report"

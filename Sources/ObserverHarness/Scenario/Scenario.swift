@@ -1,4 +1,4 @@
-/// A scenario (SPEC §2): a small, deterministic model of an app's observer
+/// A scenario: a small, deterministic model of an app's observer
 /// wiring that the harness replays with real objects and real ARC.
 ///
 /// ```swift

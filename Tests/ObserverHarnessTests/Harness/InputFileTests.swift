@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ObserverHarness
 
-/// Issue #9: every input file is read with a bound, so a file that is too
+/// Every input file is read with a bound, so a file that is too
 /// large or never ends costs at most the bound, and a path that is not a
 /// file is an error at `PATH:1:1`.
 @Suite struct InputFileTests {

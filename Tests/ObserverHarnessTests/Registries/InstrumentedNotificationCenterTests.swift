@@ -80,7 +80,7 @@ import Testing
             shared.base.post(name: tap, object: nil)
             for token in tokens { shared.base.removeObserver(token) }
         }
-        // SPEC §2: first registered, first notified.
+        // First registered, first notified.
         #expect(result.ours == ["0", "1", "2", "3", "4", "5", "0", "1", "2", "3", "4", "5"])
         // Foundation on Linux promises no order (it follows its table's hash
         // order), but it delivers to each observer once and the same way twice.
@@ -217,7 +217,7 @@ import Testing
             log.append("-")
             shared.base.post(name: tap, object: nil)
         }
-        // SPEC §2: one removed during a delivery receives nothing more.
+        // One removed during a delivery receives nothing more.
         #expect(result.ours == ["0", "-", "0"])
         #if os(Linux)
         // swift-corelibs-foundation delivers the in-flight post to every

@@ -2,7 +2,7 @@ import Testing
 @testable import ObserverHarness
 
 extension ReplayTests {
-    /// SPEC §2 "Delivery semantics", seen through the shared state.
+    /// The delivery semantics, seen through the shared state.
     @Suite struct Delivery {
         /// A registry that delivers in registration order, so one replay shows the rule.
         static let orderedRegistries = """

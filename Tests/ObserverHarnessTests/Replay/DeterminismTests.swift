@@ -2,7 +2,7 @@ import Testing
 @testable import ObserverHarness
 
 extension ReplayTests {
-    /// SPEC §3: the same input and seed give the same report, byte for byte.
+    /// The same input and seed give the same report, byte for byte.
     @Suite struct Determinism {
         /// Findings of several rules, an order dependence found by exhaustive
         /// orders and a concurrent step with more interleavings than are tried

@@ -2,7 +2,7 @@ import Testing
 @testable import ObserverHarness
 
 extension ReplayTests {
-    /// Issue #9: the work bounds that keep a hostile scenario from running
+    /// The work bounds that keep a hostile scenario from running
     /// for hours — per replay (steps, effects and deliveries, ``Replay/workBound``)
     /// and across an exploration's replays (``Explorer/workBudget``).
     @Suite struct Budgets {

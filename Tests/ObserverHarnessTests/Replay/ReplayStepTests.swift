@@ -2,7 +2,7 @@ import Testing
 @testable import ObserverHarness
 
 extension ReplayTests {
-    /// Each step kind of SPEC §2, run once in the baseline replay.
+    /// Each step kind of the scenario format, run once in the baseline replay.
     @Suite struct Steps {
         @Test func createMakesALiveObjectOfItsTypeAndReleaseDeallocatesIt() throws {
             let result = try InlineScenario("""

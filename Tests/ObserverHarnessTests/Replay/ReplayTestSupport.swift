@@ -2,7 +2,7 @@ import Testing
 @testable import ObserverHarness
 
 /// Replay, exploration and scenario-parser tests: what each step and each
-/// delivery rule of SPEC §2 does to real objects, where invalid input is
+/// documented delivery rule does to real objects, where invalid input is
 /// reported, and that reports are deterministic.
 @Suite enum ReplayTests {}
 

@@ -3,7 +3,7 @@ import Testing
 @testable import ObserverHarness
 
 extension ReplayTests {
-    /// Issue #9: a hostile scenario file ends in an ``InputError`` with its
+    /// A hostile scenario file ends in an ``InputError`` with its
     /// path, line and column, never a crash, a hang or unbounded memory.
     /// (Truncated input, invalid UTF-8, deep nesting and wrong types are in
     /// `ScenarioInputErrorTests.swift`.)

@@ -3,7 +3,7 @@ import Testing
 @testable import ObserverHarness
 
 extension ReplayTests {
-    /// SPEC §2 "Invalid scenarios": every case ends with an ``InputError`` at
+    /// Invalid scenarios: every case ends with an ``InputError`` at
     /// the line and column of the offending token.
     @Suite struct InvalidInput {
         /// Three header lines; the steps start on line 4, column 1.

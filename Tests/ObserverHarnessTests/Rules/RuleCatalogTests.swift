@@ -2,7 +2,7 @@ import Testing
 @testable import ObserverHarness
 
 extension Rules {
-    /// The catalogue this folder tests, one file per rule (SPEC §5).
+    /// The catalogue this folder tests, one file per rule.
     @Suite struct Catalogue {
         static let specified: [(id: String, severity: Severity)] = [
             ("notify-after-dealloc", .error), ("dangling-registration", .note),

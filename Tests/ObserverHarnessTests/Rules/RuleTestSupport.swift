@@ -119,6 +119,6 @@ extension Report {
 }
 
 /// Every rule's precision tests, one nested suite (and one file) per rule of
-/// SPEC §5: the bug fires with the right objects, channel, step and site; its
+/// The bug fires with the right objects, channel, step and site; its
 /// clean near miss does not.
 @Suite enum Rules {}

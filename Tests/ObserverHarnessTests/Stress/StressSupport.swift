@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ObserverHarness
 
-/// Issue #9's stress tests: 8 threads × 100 000 operations on one registry,
+/// The stress tests: 8 threads × 100 000 operations on one registry,
 /// with observers deallocating on another thread while they are delivered
 /// to, and handlers that post, add and remove re-entrantly. Each test keeps
 /// its own counters of what it did and checks the recording against them:

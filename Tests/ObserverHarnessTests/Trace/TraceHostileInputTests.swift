@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ObserverHarness
 
-/// Issue #9: a hostile trace ends in a ``InputError`` at its line and
+/// A hostile trace ends in a ``InputError`` at its line and
 /// column, never a crash, a hang or unbounded memory. (Truncation, unknown
 /// kinds, fields and versions, ids and order are in `TraceReaderTests.swift`.)
 @Suite struct TraceHostileInputTests {
