@@ -1,7 +1,7 @@
 /// Runs `operation` with `harness`'s instrumented registries in place of the
 /// production ones: inside it, `Observers.center` is the harness's
-/// notification center, and every ``ObserverList``, ``ObservedProperty`` and
-/// ``DelegateSlot`` made is instrumented, so app code needs no injection.
+/// notification center, and every `ObserverList`, `ObservedProperty` and
+/// `DelegateSlot` made is instrumented, so app code needs no injection.
 ///
 /// ```swift
 /// @Test func tappingAddToCartAddsOnce() {
@@ -17,7 +17,7 @@
 /// The override is a task-local value: parallel tests, each in its own task,
 /// never see each other's registries. It reaches `Task {}` started inside the
 /// scope, but not `Task.detached` or blocks sent through `DispatchQueue.async`
-/// (see ``Observers``).
+/// (see `Observers`).
 public func withObserverHarness<Result>(_ harness: Harness, operation: () throws -> Result) rethrows -> Result {
     try RegistryScope.$provider.withValue(harness.registries, operation: operation)
 }

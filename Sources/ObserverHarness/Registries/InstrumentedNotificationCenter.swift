@@ -48,7 +48,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     }
 
     /// The observer form: `observer` is held weakly, gets `handler(observer, notification)`
-    /// and is removed with ``NotificationCenterProtocol/removeObserver(_:fileID:filePath:line:column:)``.
+    /// and is removed with `removeObserver(_:)`.
     /// It models `addObserver(_:selector:name:object:)` on every platform.
     public func addObserver<Observer: AnyObject>(
         _ observer: Observer, name: Notification.Name?, object: Any?,

@@ -8,7 +8,9 @@ extension Recording {
     /// try harness.recording().writeTrace(to: URL(fileURLWithPath: "checkout.trace.jsonl"), name: "checkout")
     /// ```
     ///
-    /// - Parameter name: The report name (`scenario`) a reader will use.
+    /// - Parameters:
+    ///   - url: The file to write; an existing one is replaced.
+    ///   - name: The report name (`scenario`) a reader will use.
     public func writeTrace(to url: URL, name: String = "recording") throws {
         // Not `.atomic`: on Linux that costs several times the encoding, and a
         // reader already tolerates a trace cut short.
