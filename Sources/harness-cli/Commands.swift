@@ -194,7 +194,19 @@ struct HarnessCommand {
 
             Fix: \(rule.fix)
 
+            \(examples("Fires on (↓ marks the step a finding names):", rule.triggeringExamples))
+            \(examples("Clean near miss:", rule.cleanExamples))
             """)
+    }
+
+    /// A rule's examples under a heading, each steps list indented.
+    private func examples(_ heading: String, _ examples: [RuleExample]) -> String {
+        let bodies = examples.map { example in
+            let registries = example.registries.map { "  registries: \($0)\n" } ?? ""
+            return registries + example.steps.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { "  \($0)" }.joined(separator: "\n")
+        }
+        return heading + "\n\n" + bodies.joined(separator: "\n\n") + "\n"
     }
 
     // MARK: Rendering

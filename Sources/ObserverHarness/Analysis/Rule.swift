@@ -1,14 +1,71 @@
-/// What a rule is: its stable id, severity, and the words `harness-cli explain` prints.
+/// Everything about a rule, in one place: its stable id, severity, the words
+/// `harness-cli explain` prints, and scenario examples that fire it and that
+/// don't. Reports, SARIF, `explain`, the documentation and the rule tests all
+/// read it from here.
+///
+/// A rule's file declares its descriptor next to its check. Examples are the
+/// scenario's `steps` array (JSON), run with one registry of each kind —
+/// `center` (notification-center), `subject`, `kvo` (property) and `slot`
+/// (delegate) — unless the example gives its own `registries`. In a
+/// triggering example, `↓` marks the top-level step each finding must point
+/// at; a clean example is the near miss, the same wiring done right, and must
+/// not fire the rule. One parameterized test runs every example of every rule.
+///
+/// ```swift
+/// let descriptor = RuleDescriptor(
+///     id: "unobserved-post", severity: .note, category: .design,
+///     summary: "A post that no registration ever received.",
+///     explanation: "…", fix: "…",
+///     triggering: [RuleExample("""
+///         [ ↓{ "op": "post", "registry": "center", "channel": "Nobody" } ]
+///         """)],
+///     clean: [RuleExample("""
+///         [ { "op": "create", "object": "a" },
+///           { "op": "observe", "registry": "center", "observer": "a", "channel": "Somebody", "handler": [] },
+///           { "op": "post", "registry": "center", "channel": "Somebody" } ]
+///         """)])
+/// ```
 public struct RuleDescriptor: Sendable, Hashable {
     /// Stable id; never renamed (reports, baselines and suppressions name it).
     public let id: String
     public let severity: Severity
+    /// What the rule is about: lifetimes, registrations, deliveries or design.
+    public let category: RuleCategory
     /// One line: when it fires.
     public let summary: String
     /// A paragraph: what it means and why it matters.
     public let explanation: String
     /// How to fix it.
     public let fix: String
+    /// Scenarios that fire the rule, `↓` marking the step each finding names.
+    public let triggeringExamples: [RuleExample]
+    /// Near misses: the same wiring done right, which must not fire it.
+    public let cleanExamples: [RuleExample]
+
+    public init(id: String, severity: Severity, category: RuleCategory, summary: String, explanation: String,
+                fix: String, triggering: [RuleExample], clean: [RuleExample]) {
+        self.id = id
+        self.severity = severity
+        self.category = category
+        self.summary = summary
+        self.explanation = explanation
+        self.fix = fix
+        triggeringExamples = triggering
+        cleanExamples = clean
+    }
+}
+
+/// What a rule judges.
+public enum RuleCategory: String, Sendable, Hashable, CaseIterable {
+    /// When objects die relative to their registrations. A replay's lifetime
+    /// findings are part of its outcome, compared across orders.
+    case lifetime
+    /// How registrations are added and removed.
+    case registration
+    /// What happens while a registry delivers.
+    case delivery
+    /// Observer wiring that works but is the wrong tool.
+    case design
 }
 
 /// A check over an indexed recording. Each rule lives in its own file under

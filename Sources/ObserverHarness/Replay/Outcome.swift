@@ -8,10 +8,8 @@ struct Outcome: Sendable {
     /// `rule objects…` of each lifetime finding.
     var lifetime: Set<String>
 
-    static let lifetimeRules: [any Rule] = [
-        NotifyAfterDeallocRule(), DanglingRegistrationRule(), RegistrationKeepsObserverAliveRule(),
-        ObservedObjectDeallocatedRule(), DiscardedTokenRule(),
-    ]
+    /// The rules whose findings are part of an outcome.
+    static let lifetimeRules = RuleCatalog.rules.filter { $0.descriptor.category == .lifetime }
 
     static func lifetimeFindings(in recording: Recording) -> Set<String> {
         let trace = TraceIndex(recording)

@@ -2,7 +2,7 @@
 /// non-idempotent action: a notification used as a targeted command.
 struct BroadcastAsCommandRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "broadcast-as-command", severity: .error,
+        id: "broadcast-as-command", severity: .error, category: .design,
         summary: "One post made two or more distinct receivers perform the same non-idempotent action.",
         explanation: """
             A notification says "this happened" to anyone listening. Used as a command ("add this product to the \
@@ -12,7 +12,50 @@ struct BroadcastAsCommandRule: Rule {
             are fine.
             """,
         fix: "Deliver the command to one receiver: a delegate, a closure, or a direct call from the sender's owner; "
-            + "keep notifications for facts any number of observers may react to.")
+            + "keep notifications for facts any number of observers may react to.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "bestSellers", "type": "ProductListViewController" },
+                  { "op": "create", "object": "recommended", "type": "ProductListViewController" },
+                  { "op": "create", "object": "cell", "type": "ProductCell" },
+                  { "op": "observe", "registry": "center", "observer": "bestSellers", "channel": "AddToCart",
+                    "handler": [ { "increment": "cart.count" } ] },
+                  { "op": "observe", "registry": "center", "observer": "recommended", "channel": "AddToCart",
+                    "handler": [ { "increment": "cart.count" } ] },
+                  ↓{ "op": "post", "registry": "center", "channel": "AddToCart", "sender": "cell",
+                    "site": "ProductCell.swift:22" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "bestSellers", "type": "ProductListViewController" },
+                  { "op": "create", "object": "recommended", "type": "ProductListViewController" },
+                  { "op": "create", "object": "cell", "type": "ProductCell" },
+                  { "op": "observe", "registry": "center", "observer": "bestSellers", "channel": "AddToCart",
+                    "handler": [ { "set": "cart.dirty", "value": true } ] },
+                  { "op": "observe", "registry": "center", "observer": "recommended", "channel": "AddToCart",
+                    "handler": [ { "set": "cart.dirty", "value": true } ] },
+                  { "op": "post", "registry": "center", "channel": "AddToCart", "sender": "cell",
+                    "site": "ProductCell.swift:22" }
+                ]
+                """),
+            RuleExample("""
+                [
+                  { "op": "create", "object": "bestSellers", "type": "ProductListViewController" },
+                  { "op": "create", "object": "recommended", "type": "ProductListViewController" },
+                  { "op": "create", "object": "cell", "type": "ProductCell" },
+                  { "op": "observe", "registry": "center", "observer": "bestSellers", "channel": "AddToCart",
+                    "handler": [ { "increment": "bestSellers.taps" } ] },
+                  { "op": "observe", "registry": "center", "observer": "recommended", "channel": "AddToCart",
+                    "handler": [ { "increment": "recommended.taps" } ] },
+                  { "op": "post", "registry": "center", "channel": "AddToCart", "sender": "cell",
+                    "site": "ProductCell.swift:22" }
+                ]
+                """),
+        ])
 
     private struct Action: Hashable {
         let registry: UInt32, channel: UInt32, kind: EventKind, key: UInt32, value: UInt32

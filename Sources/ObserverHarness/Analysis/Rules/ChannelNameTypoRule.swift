@@ -2,7 +2,7 @@
 /// never meet: a misspelt notification name.
 struct ChannelNameTypoRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "channel-name-typo", severity: .warning,
+        id: "channel-name-typo", severity: .warning, category: .design,
         summary: "A posted and an observed channel differ by a small edit distance and never meet.",
         explanation: """
             Notification names are strings. When one side spells the name differently ("AddToCard" for \
@@ -10,7 +10,28 @@ struct ChannelNameTypoRule: Rule {
             side is the one that never meets a partner, even when the right spelling is used elsewhere. Names \
             that both meet a partner are taken as distinct on purpose, and so are names that differ only in digits.
             """,
-        fix: "Declare each name once (a static Notification.Name constant) and use the constant on both sides.")
+        fix: "Declare each name once (a static Notification.Name constant) and use the constant on both sides.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "cell" },
+                  { "op": "observe", "registry": "center", "observer": "cart", "channel": "AddToCard", "handler": [] },
+                  ↓{ "op": "post", "registry": "center", "channel": "AddToCart", "sender": "cell",
+                    "site": "ProductCell.swift:22" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "cell" },
+                  { "op": "observe", "registry": "center", "observer": "cart", "channel": "AddToCart", "handler": [] },
+                  { "op": "post", "registry": "center", "channel": "AddToCart", "sender": "cell" }
+                ]
+                """),
+        ])
 
     struct Pair {
         let registry: UInt32

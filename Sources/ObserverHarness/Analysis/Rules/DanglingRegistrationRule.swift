@@ -3,7 +3,7 @@
 /// normal and never fire it.
 struct DanglingRegistrationRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "dangling-registration", severity: .note,
+        id: "dangling-registration", severity: .note, category: .lifetime,
         summary: "An observer deallocated while still registered, leaving the registration behind.",
         explanation: """
             The observer went away without removing its registration. With a weak hold every later post just \
@@ -12,7 +12,35 @@ struct DanglingRegistrationRule: Rule {
             message to a dead object.
             """,
         fix: "Remove the registration when the observer goes away (in deinit or when it stops listening), "
-            + "or keep the token and remove it.")
+            + "or keep the token and remove it.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "banner" },
+                  { "op": "observe", "registry": "center", "observer": "banner", "channel": "Sale", "handler": [],
+                    "site": "Banner.swift:12" },
+                  ↓{ "op": "release", "object": "banner" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "banner",
+                    "methods": { "deinit": [ { "remove": { "registry": "center", "observer": "self" } } ] } },
+                  { "op": "observe", "registry": "center", "observer": "banner", "channel": "Sale", "handler": [] },
+                  { "op": "release", "object": "banner" }
+                ]
+                """),
+            RuleExample("""
+                [
+                  { "op": "create", "object": "scrollView" },
+                  { "op": "create", "object": "controller" },
+                  { "op": "set-delegate", "registry": "slot", "owner": "scrollView", "delegate": "controller" },
+                  { "op": "release", "object": "controller" }
+                ]
+                """),
+        ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         for registration in trace.registrationsInOrder {

@@ -2,7 +2,7 @@
 /// built out of a one-to-one channel.
 struct DelegateAsBroadcastRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "delegate-as-broadcast", severity: .warning,
+        id: "delegate-as-broadcast", severity: .warning, category: .design,
         summary: "A delegate callback is forwarded by hand: it invokes the same method on two or more other objects.",
         explanation: """
             A delegate is one-to-one. When several objects need the event, a delegate that calls the same method \
@@ -11,7 +11,36 @@ struct DelegateAsBroadcastRule: Rule {
             means editing it.
             """,
         fix: "Let the objects that need the event observe it (a notification or an observer list), or give each "
-            + "of them its own delegate.")
+            + "of them its own delegate.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "keyboard" },
+                  { "op": "create", "object": "home", "methods": { "keyboardWillShow": [], "refresh": [] } },
+                  { "op": "create", "object": "search", "methods": { "keyboardWillShow": [], "clear": [] } },
+                  { "op": "create", "object": "app", "methods": { "keyboardWillShow": [
+                      { "invoke": { "object": "home", "method": "keyboardWillShow", "site": "AppDelegate.swift:10" } },
+                      { "invoke": { "object": "search", "method": "keyboardWillShow",
+                        "site": "AppDelegate.swift:11" } } ] } },
+                  { "op": "set-delegate", "registry": "slot", "owner": "keyboard", "delegate": "app" },
+                  ↓{ "op": "call-delegate", "registry": "slot", "owner": "keyboard", "method": "keyboardWillShow" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "keyboard" },
+                  { "op": "create", "object": "home", "methods": { "keyboardWillShow": [], "refresh": [] } },
+                  { "op": "create", "object": "search", "methods": { "keyboardWillShow": [], "clear": [] } },
+                  { "op": "create", "object": "app", "methods": { "keyboardWillShow": [
+                      { "invoke": { "object": "home", "method": "refresh" } },
+                      { "invoke": { "object": "search", "method": "clear" } } ] } },
+                  { "op": "set-delegate", "registry": "slot", "owner": "keyboard", "delegate": "app" },
+                  { "op": "call-delegate", "registry": "slot", "owner": "keyboard", "method": "keyboardWillShow" }
+                ]
+                """),
+        ])
 
     private struct Key: Hashable { let registry: UInt32, owner: UInt32, delegate: UInt32, call: UInt32, method: UInt32 }
 

@@ -1,7 +1,7 @@
 /// A live delegate was replaced by another object, silently cutting it off.
 struct DelegateOverwrittenRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "delegate-overwritten", severity: .warning,
+        id: "delegate-overwritten", severity: .warning, category: .design,
         summary: "A live delegate was replaced by another object, which silently cuts the first off.",
         explanation: """
             A delegate slot holds one object. When a second object assigns itself while the first is still alive \
@@ -10,7 +10,31 @@ struct DelegateOverwrittenRule: Rule {
             deallocated, is fine.
             """,
         fix: "Clear the delegate (set it to nil) when its object is done before another takes over, give each "
-            + "client its own delegating object, or use an observer list if several objects need the callbacks.")
+            + "client its own delegating object, or use an observer list if several objects need the callbacks.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "locationManager" },
+                  { "op": "create", "object": "mapScreen" },
+                  { "op": "create", "object": "weatherScreen" },
+                  { "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": "mapScreen" },
+                  ↓{ "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": "weatherScreen",
+                    "site": "WeatherScreen.swift:21" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "locationManager" },
+                  { "op": "create", "object": "mapScreen" },
+                  { "op": "create", "object": "weatherScreen" },
+                  { "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": "mapScreen" },
+                  { "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": null },
+                  { "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": "weatherScreen" }
+                ]
+                """),
+        ])
 
     private struct Slot: Hashable { let registry: UInt32, owner: UInt32 }
 

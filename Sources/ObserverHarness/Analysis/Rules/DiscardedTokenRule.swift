@@ -1,7 +1,7 @@
 /// The last handle to an active registration went away: it can never be removed.
 struct DiscardedTokenRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "discarded-token", severity: .warning,
+        id: "discarded-token", severity: .warning, category: .lifetime,
         summary: "The last handle to an active registration went away: it can never be removed.",
         explanation: """
             A block registration ends only when its token is removed. Once the token is dropped (not stored, or \
@@ -9,7 +9,30 @@ struct DiscardedTokenRule: Rule {
             rest of the process, with whatever it captured.
             """,
         fix: "Store the token (a property of the observing object) and remove it when done; "
-            + "do not overwrite a stored token without removing it first.")
+            + "do not overwrite a stored token without removing it first.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "logoutToken",
+                    "handler": [], "site": "Screen.swift:18" },
+                  ↓{ "op": "drop-token", "token": "logoutToken" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "logoutToken",
+                    "handler": [] },
+                  { "op": "remove", "registry": "center", "token": "logoutToken" },
+                  { "op": "drop-token", "token": "logoutToken" }
+                ]
+                """),
+        ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         for registration in trace.registrationsInOrder {

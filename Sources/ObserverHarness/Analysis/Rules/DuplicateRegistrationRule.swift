@@ -2,7 +2,7 @@
 /// one post reaches it twice.
 struct DuplicateRegistrationRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "duplicate-registration", severity: .error,
+        id: "duplicate-registration", severity: .error, category: .registration,
         summary: "The same observer registered twice for the same channel and sender, so one post reaches it twice.",
         explanation: """
             Notification centers and most observer lists do not de-duplicate: a second registration of the same \
@@ -11,7 +11,45 @@ struct DuplicateRegistrationRule: Rule {
             only in deinit.
             """,
         fix: "Register once (in init or viewDidLoad, not in a method that runs repeatedly), remove before "
-            + "registering again, or de-duplicate in the registry.")
+            + "registering again, or de-duplicate in the registry.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "cartBadge" },
+                  { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
+                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
+                  ↓{ "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
+                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
+                  { "op": "post", "registry": "center", "channel": "CartChanged" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "cartBadge" },
+                  { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
+                    "handler": [ { "increment": "badge.refreshes" } ] },
+                  { "op": "remove", "registry": "center", "observer": "cartBadge", "channel": "CartChanged" },
+                  { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
+                    "handler": [ { "increment": "badge.refreshes" } ] },
+                  { "op": "post", "registry": "center", "channel": "CartChanged" }
+                ]
+                """),
+            RuleExample("""
+                [
+                  { "op": "create", "object": "left" },
+                  { "op": "create", "object": "right" },
+                  { "op": "create", "object": "mixer" },
+                  { "op": "observe", "registry": "center", "observer": "mixer", "channel": "LevelChanged",
+                    "sender": "left",
+                    "handler": [] },
+                  { "op": "observe", "registry": "center", "observer": "mixer", "channel": "LevelChanged",
+                    "sender": "right",
+                    "handler": [] }
+                ]
+                """),
+        ])
 
     /// A registration that may still be active, in its observer's chain.
     private struct Link {

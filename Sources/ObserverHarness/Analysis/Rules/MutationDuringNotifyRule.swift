@@ -2,7 +2,7 @@
 /// delivering to it.
 struct MutationDuringNotifyRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "mutation-during-notify", severity: .warning,
+        id: "mutation-during-notify", severity: .warning, category: .delivery,
         summary: "A registry was changed by a handler while it was delivering.",
         explanation: """
             Changing an observer list while it is being enumerated is where hand-written registries break: \
@@ -12,7 +12,40 @@ struct MutationDuringNotifyRule: Rule {
             alone does not fire this rule.
             """,
         fix: "Do not change the observer list from inside a notification: defer the change until delivery ends "
-            + "(e.g. DispatchQueue.main.async), or enumerate a copy of the list.")
+            + "(e.g. DispatchQueue.main.async), or enumerate a copy of the list.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "coordinator" },
+                  { "op": "create", "object": "logger" },
+                  { "op": "observe", "registry": "subject", "observer": "coordinator", "handler": [
+                      { "remove": { "registry": "subject", "observer": "logger", "site": "Coordinator.swift:44" } } ] },
+                  { "op": "observe", "registry": "subject", "observer": "logger", "handler": [] },
+                  ↓{ "op": "post", "registry": "subject" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "onboarding" },
+                  { "op": "observe", "registry": "center", "observer": "onboarding", "channel": "FirstLaunch",
+                    "token": "once",
+                    "handler": [ { "remove": { "registry": "center", "token": "once" } } ] },
+                  { "op": "post", "registry": "center", "channel": "FirstLaunch" }
+                ]
+                """),
+            RuleExample("""
+                [
+                  { "op": "create", "object": "coordinator" },
+                  { "op": "create", "object": "logger" },
+                  { "op": "observe", "registry": "subject", "observer": "coordinator", "handler": [] },
+                  { "op": "observe", "registry": "subject", "observer": "logger", "handler": [] },
+                  { "op": "post", "registry": "subject" },
+                  { "op": "remove", "registry": "subject", "observer": "logger" }
+                ]
+                """),
+        ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         var loops = RunningDeliveryLoops(trace)

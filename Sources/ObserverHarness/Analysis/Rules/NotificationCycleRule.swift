@@ -3,7 +3,7 @@ struct NotificationCycleRule: Rule {
     static let depthBound = 32
 
     let descriptor = RuleDescriptor(
-        id: "notification-cycle", severity: .error,
+        id: "notification-cycle", severity: .error, category: .delivery,
         summary: "Handlers re-post in a loop (the same channel re-entered past a depth bound).",
         explanation: """
             A handler posts (or sets, or calls) something whose handlers post the original notification again. \
@@ -11,7 +11,34 @@ struct NotificationCycleRule: Rule {
             branch once one channel is nested more than 32 levels deep.
             """,
         fix: "Break the loop: don't re-post the notification you are handling, or only post when the value "
-            + "actually changed.")
+            + "actually changed.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "form" },
+                  { "op": "create", "object": "preview" },
+                  { "op": "observe", "registry": "center", "observer": "form", "channel": "TextChanged", "handler": [
+                      { "post": { "registry": "center", "channel": "PreviewChanged" } } ] },
+                  { "op": "observe", "registry": "center", "observer": "preview", "channel": "PreviewChanged",
+                    "handler": [
+                      { "post": { "registry": "center", "channel": "TextChanged", "site": "Preview.swift:31" } } ] },
+                  ↓{ "op": "post", "registry": "center", "channel": "TextChanged" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "form" },
+                  { "op": "create", "object": "preview" },
+                  { "op": "observe", "registry": "center", "observer": "form", "channel": "TextChanged", "handler": [
+                      { "post": { "registry": "center", "channel": "PreviewChanged" } } ] },
+                  { "op": "observe", "registry": "center", "observer": "preview", "channel": "PreviewChanged",
+                    "handler": [ { "increment": "renders" } ] },
+                  { "op": "post", "registry": "center", "channel": "TextChanged" }
+                ]
+                """),
+        ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         var reported = Set<UInt32>()

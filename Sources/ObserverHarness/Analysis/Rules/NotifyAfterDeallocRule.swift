@@ -3,7 +3,7 @@
 /// observer that was never removed, or of an `unowned`/`assign` delegate.
 struct NotifyAfterDeallocRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "notify-after-dealloc", severity: .error,
+        id: "notify-after-dealloc", severity: .error, category: .lifetime,
         summary: "A delivery reached (or would have reached) an observer or delegate after it deallocated.",
         explanation: """
             A registration that does not keep its observer alive (unowned, KVO, `assign` delegates, selector \
@@ -12,7 +12,48 @@ struct NotifyAfterDeallocRule: Rule {
             if the address has been reused. The harness records the would-be delivery instead of crashing.
             """,
         fix: "Remove the registration before the observer deallocates (in deinit or when it stops listening), "
-            + "or hold the observer weakly.")
+            + "or hold the observer weakly.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "view" },
+                  { "op": "observe", "registry": "subject", "observer": "view", "hold": "unowned", "handler": [],
+                    "site": "View.swift:10" },
+                  { "op": "release", "object": "view" },
+                  ↓{ "op": "post", "registry": "subject", "site": "Model.swift:5" }
+                ]
+                """),
+            RuleExample("""
+                [
+                  { "op": "create", "object": "table" },
+                  { "op": "create", "object": "dataSource", "methods": { "numberOfRows": [] } },
+                  { "op": "set-delegate", "registry": "slot", "owner": "table", "delegate": "dataSource",
+                    "hold": "unowned" },
+                  { "op": "release", "object": "dataSource" },
+                  ↓{ "op": "call-delegate", "registry": "slot", "owner": "table", "method": "numberOfRows" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "view" },
+                  { "op": "observe", "registry": "subject", "observer": "view", "hold": "unowned", "handler": [] },
+                  { "op": "remove", "registry": "subject", "observer": "view" },
+                  { "op": "release", "object": "view" },
+                  { "op": "post", "registry": "subject" }
+                ]
+                """),
+            RuleExample("""
+                [
+                  { "op": "create", "object": "table" },
+                  { "op": "create", "object": "dataSource", "methods": { "numberOfRows": [] } },
+                  { "op": "set-delegate", "registry": "slot", "owner": "table", "delegate": "dataSource" },
+                  { "op": "release", "object": "dataSource" },
+                  { "op": "call-delegate", "registry": "slot", "owner": "table", "method": "numberOfRows" }
+                ]
+                """),
+        ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         for registration in trace.registrationsInOrder {

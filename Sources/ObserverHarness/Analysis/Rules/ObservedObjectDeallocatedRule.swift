@@ -2,7 +2,7 @@
 /// deallocated while observers were still registered on it.
 struct ObservedObjectDeallocatedRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "observed-object-deallocated", severity: .error,
+        id: "observed-object-deallocated", severity: .error, category: .lifetime,
         summary: "An observed object or sender deallocated while observers were still registered on it.",
         explanation: """
             KVO raises when an object deallocates with observers still registered on it, and a notification \
@@ -11,7 +11,31 @@ struct ObservedObjectDeallocatedRule: Rule {
             object goes away.
             """,
         fix: "Remove the observation before the observed object deallocates: in the observer's teardown, or in "
-            + "the deinit of whoever owns both — before the observed object is released.")
+            + "the deinit of whoever owns both — before the observed object is released.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "player" },
+                  { "op": "create", "object": "progressView" },
+                  { "op": "observe", "registry": "kvo", "observer": "progressView", "object": "player",
+                    "property": "currentTime", "handler": [], "site": "ProgressView.swift:31" },
+                  ↓{ "op": "release", "object": "player" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "player" },
+                  { "op": "create", "object": "progressView" },
+                  { "op": "observe", "registry": "kvo", "observer": "progressView", "object": "player",
+                    "property": "currentTime", "handler": [] },
+                  { "op": "remove", "registry": "kvo", "observer": "progressView", "object": "player",
+                    "property": "currentTime" },
+                  { "op": "release", "object": "player" }
+                ]
+                """),
+        ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         for registration in trace.registrationsInOrder {

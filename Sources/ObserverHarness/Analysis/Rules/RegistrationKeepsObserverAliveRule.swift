@@ -3,7 +3,7 @@
 /// captures `self`, or a strong delegate cycle.
 struct RegistrationKeepsObserverAliveRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "registration-keeps-observer-alive", severity: .error,
+        id: "registration-keeps-observer-alive", severity: .error, category: .lifetime,
         summary: "An observer the app released stayed alive only because a registration holds it.",
         explanation: """
             The app dropped its last reference, but the registry holds the observer strongly (a strong observer \
@@ -12,7 +12,44 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             and it leaks.
             """,
         fix: "Hold observers weakly (a weak observer list, [weak self] in blocks, weak delegates), or remove the "
-            + "registration when the observer is done — not in deinit, which never runs while the registry holds it.")
+            + "registration when the observer is done — not in deinit, which never runs while the registry holds it.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "hud" },
+                  { "op": "observe", "registry": "subject", "observer": "hud", "handler": [], "site": "HUD.swift:22" },
+                  ↓{ "op": "release", "object": "hud", "site": "Game.swift:90" }
+                ]
+                """),
+            RuleExample("""
+                [
+                  { "op": "create", "object": "downloader" },
+                  { "op": "create", "object": "screen" },
+                  { "op": "set-delegate", "registry": "slot", "owner": "downloader", "delegate": "screen",
+                    "hold": "strong" },
+                  ↓{ "op": "release", "object": "screen" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "hud" },
+                  { "op": "observe", "registry": "subject", "observer": "hud", "handler": [] },
+                  { "op": "remove", "registry": "subject", "observer": "hud" },
+                  { "op": "release", "object": "hud" }
+                ]
+                """),
+            RuleExample("""
+                [
+                  { "op": "create", "object": "game" },
+                  { "op": "create", "object": "hud" },
+                  { "op": "retain", "holder": "game", "target": "hud" },
+                  { "op": "observe", "registry": "subject", "observer": "hud", "handler": [] },
+                  { "op": "release", "object": "hud" }
+                ]
+                """),
+        ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         let end = trace.events.count

@@ -2,7 +2,7 @@
 /// a notification standing in for a direct call.
 struct SingleReceiverBroadcastRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "single-receiver-broadcast", severity: .note,
+        id: "single-receiver-broadcast", severity: .note, category: .design,
         summary: "Every post on a channel reached exactly one, always the same, receiver.",
         explanation: """
             A notification that always has exactly one receiver is a method call with the types and the call \
@@ -10,7 +10,32 @@ struct SingleReceiverBroadcastRule: Rule {
             added later turns it into a command executed twice. It takes at least two posts to say "always".
             """,
         fix: "Call the receiver directly, or through a delegate or closure its owner sets; keep notifications for "
-            + "events any number of observers may care about.")
+            + "events any number of observers may care about.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "settings" },
+                  { "op": "observe", "registry": "center", "observer": "settings", "channel": "ThemeChanged",
+                    "handler": [] },
+                  ↓{ "op": "post", "registry": "center", "channel": "ThemeChanged", "site": "ThemePicker.swift:30" },
+                  { "op": "post", "registry": "center", "channel": "ThemeChanged", "site": "ThemePicker.swift:44" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "settings" },
+                  { "op": "create", "object": "navigationBar" },
+                  { "op": "observe", "registry": "center", "observer": "settings", "channel": "ThemeChanged",
+                    "handler": [] },
+                  { "op": "observe", "registry": "center", "observer": "navigationBar", "channel": "ThemeChanged",
+                    "handler": [] },
+                  { "op": "post", "registry": "center", "channel": "ThemeChanged" },
+                  { "op": "post", "registry": "center", "channel": "ThemeChanged" }
+                ]
+                """),
+        ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         let looping = postsInCutLoops(trace)

@@ -1,7 +1,7 @@
 /// A removal that matched no registration, or a second removal of the same one.
 struct UnbalancedRemovalRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "unbalanced-removal", severity: .warning,
+        id: "unbalanced-removal", severity: .warning, category: .registration,
         summary: "A removal that matches no registration, or a second removal of the same one.",
         explanation: """
             A removal that matches nothing means the code's idea of what is registered is wrong: the observer it \
@@ -9,7 +9,37 @@ struct UnbalancedRemovalRule: Rule {
             object that made it), or it was already removed. KVO raises on removing an observer that is not \
             registered.
             """,
-        fix: "Remove exactly what was added: keep block-registration tokens and remove those; remove once.")
+        fix: "Remove exactly what was added: keep block-registration tokens and remove those; remove once.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "logoutToken",
+                    "handler": [] },
+                  ↓{ "op": "remove", "registry": "center", "observer": "screen", "site": "Screen.swift:60" }
+                ]
+                """),
+            RuleExample("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout", "handler": [] },
+                  { "op": "remove", "registry": "center", "observer": "screen", "channel": "Logout" },
+                  ↓{ "op": "remove", "registry": "center", "observer": "screen", "channel": "Logout" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                    "token": "logoutToken",
+                    "handler": [] },
+                  { "op": "remove", "registry": "center", "token": "logoutToken" }
+                ]
+                """),
+        ])
 
     private struct Key: Hashable { let registry: UInt32, observer: UInt32 }
 

@@ -1,14 +1,34 @@
 /// A post that no registration ever received.
 struct UnobservedPostRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "unobserved-post", severity: .note,
+        id: "unobserved-post", severity: .note, category: .design,
         summary: "A post that no registration ever received.",
         explanation: """
             Nobody was registered for the notification when it was posted: the observer registers too late \
             (after the first post), listens for a different name or sender, or the post is dead code. When a \
             near-identical name is observed instead, channel-name-typo reports it and this rule stays quiet.
             """,
-        fix: "Register observers before the first post, check the name and sender filter, or remove the post.")
+        fix: "Register observers before the first post, check the name and sender filter, or remove the post.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "uploader" },
+                  ↓{ "op": "post", "registry": "center", "channel": "UploadFinished", "sender": "uploader",
+                    "site": "Uploader.swift:88" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "uploader" },
+                  { "op": "create", "object": "gallery" },
+                  { "op": "observe", "registry": "center", "observer": "gallery", "channel": "UploadFinished",
+                    "handler": [] },
+                  { "op": "post", "registry": "center", "channel": "UploadFinished", "sender": "uploader" }
+                ]
+                """),
+        ])
 
     private struct Channel: Hashable { let registry: UInt32, channel: UInt32 }
 

@@ -1,0 +1,57 @@
+/// A scenario snippet in a rule's descriptor: the `steps` array as JSON, with
+/// `↓` before each top-level step a finding must point at.
+///
+/// ```swift
+/// RuleExample("""
+///     [ { "op": "create", "object": "screen" },
+///       ↓{ "op": "release", "object": "screen" } ]
+///     """)
+/// ```
+public struct RuleExample: Sendable, Hashable {
+    /// Marks the step a finding names (as SwiftLint marks a violation).
+    public static let marker: Character = "↓"
+
+    /// The steps, markers included, as `explain` prints them.
+    public let steps: String
+    /// The `registries` object, when the example needs other than one of each kind.
+    public let registries: String?
+
+    public init(_ steps: String, registries: String? = nil) {
+        self.steps = steps
+        self.registries = registries
+    }
+
+    /// One registry of each kind with its default `hold`, as examples use them.
+    static let standardRegistries = """
+        { "center": { "kind": "notification-center" }, "subject": { "kind": "subject" },
+          "kvo": { "kind": "property" }, "slot": { "kind": "delegate" } }
+        """
+
+    /// The complete scenario document, markers removed.
+    func document(name: String) -> String {
+        """
+        { "format": "observer-harness-scenario", "version": 1, "scenario": "\(name)",
+          "registries": \(registries ?? Self.standardRegistries),
+          "steps": \(steps.filter { $0 != Self.marker }) }
+        """
+    }
+
+    /// The indices of the marked top-level steps; nil when a marker stands
+    /// anywhere but before a top-level step (or the steps are not a list).
+    func markedSteps() -> [Int]? {
+        var bytes: [UInt8] = []
+        var markerOffsets: [Int] = []
+        for character in steps {
+            if character == Self.marker { markerOffsets.append(bytes.count) } else { bytes += character.utf8 }
+        }
+        guard let root = try? JSONParser.parse(bytes), case .array(let elements) = root.kind else { return nil }
+        var marked: [Int] = []
+        for offset in markerOffsets {
+            var start = offset
+            while start < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[start]) { start += 1 }
+            guard let index = elements.firstIndex(where: { $0.offset == start }) else { return nil }
+            marked.append(index)
+        }
+        return marked
+    }
+}
