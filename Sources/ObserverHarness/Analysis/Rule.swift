@@ -42,7 +42,7 @@ public struct RuleDescriptor: Sendable, Hashable {
     /// Near misses: the same wiring done right, which must not fire it.
     public let cleanExamples: [RuleExample]
 
-    public init(id: String, severity: Severity, category: RuleCategory, summary: String, explanation: String,
+    init(id: String, severity: Severity, category: RuleCategory, summary: String, explanation: String,
                 fix: String, triggering: [RuleExample], clean: [RuleExample]) {
         self.id = id
         self.severity = severity

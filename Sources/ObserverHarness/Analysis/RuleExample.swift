@@ -16,7 +16,7 @@ public struct RuleExample: Sendable, Hashable {
     /// The `registries` object, when the example needs other than one of each kind.
     public let registries: String?
 
-    public init(_ steps: String, registries: String? = nil) {
+    init(_ steps: String, registries: String? = nil) {
         self.steps = steps
         self.registries = registries
     }
