@@ -8,11 +8,14 @@ struct BenchOptions {
         /// Internal: record `events` events of the app mix and print the
         /// memory they took (run as a child process so RSS is its own).
         case measureMemory(events: Int)
+        /// Internal: run `harness-cli analyze TRACE` and print its peak RSS
+        /// (a child of a child, so no other child's peak counts).
+        case measureCLIMemory(trace: String)
     }
 
     /// The measurements, in the order they run.
     enum Section: String, CaseIterable {
-        case post, memory, analysis, trace, replays
+        case post, small, memory, analysis, trace, replays
     }
 
     var mode: Mode = .full
@@ -35,7 +38,7 @@ struct BenchOptions {
           --json    print the results as JSON instead of a table
           --quick   small sizes, a few seconds in all (what CI runs; not for comparing)
           --only SECTION,...
-                    run only these of post, memory, analysis, trace, replays (to profile one)
+                    run only these of post, small, memory, analysis, trace, replays (to profile one)
           --help    show this help
         """
 
@@ -50,7 +53,8 @@ struct BenchOptions {
                 let names = (words.popFirst() ?? "").split(separator: ",")
                 let chosen = names.compactMap { Section(rawValue: String($0)) }
                 guard !chosen.isEmpty, chosen.count == names.count else {
-                    throw UsageError(message: "--only takes sections from post, memory, analysis, trace, replays")
+                    throw UsageError(message: "--only takes sections from post, small, memory, analysis, trace, "
+                                     + "replays")
                 }
                 sections = Section.allCases.filter(chosen.contains)
             case "--measure-memory":
@@ -58,6 +62,11 @@ struct BenchOptions {
                     throw UsageError(message: "--measure-memory needs a positive event count")
                 }
                 mode = .measureMemory(events: events)
+            case "--measure-cli-memory":
+                guard let trace = words.popFirst() else {
+                    throw UsageError(message: "--measure-cli-memory needs a trace path")
+                }
+                mode = .measureCLIMemory(trace: trace)
             default:
                 throw UsageError(message: "unknown argument '\(word)'")
             }
@@ -77,11 +86,14 @@ struct BenchOptions {
     var minimumPosts: Int { isQuick ? 20 : 400 }
     var postRuns: Int { isQuick ? 3 : 7 }
 
+    /// Timed batches of small tests (after one warm-up batch).
+    var smallTestRuns: Int { isQuick ? 3 : 9 }
+
     var memoryEvents: Int { isQuick ? 100_000 : 10_000_000 }
 
     var analysisSizes: [Int] { isQuick ? [10_000, 100_000] : [100_000, 1_000_000, 10_000_000] }
     /// Timed analyses per size: fewer for the largest, which takes seconds each.
-    func analysisRuns(events: Int) -> Int { isQuick ? 1 : (events >= 10_000_000 ? 2 : 5) }
+    func analysisRuns(events: Int) -> Int { isQuick ? 1 : (events >= 10_000_000 ? 5 : 5) }
 
     var traceEvents: Int { isQuick ? 100_000 : 1_000_000 }
     var traceRuns: Int { isQuick ? 1 : 5 }

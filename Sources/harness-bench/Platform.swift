@@ -36,6 +36,18 @@ enum Platform {
         return (peak, peak)
     }
 
+    /// The largest peak RSS of any child waited for, in bytes.
+    static func childrenPeakResidentBytes() -> Int {
+        var usage = rusage()
+        #if canImport(Darwin)
+        getrusage(RUSAGE_CHILDREN, &usage)
+        return Int(usage.ru_maxrss)  // bytes on Darwin
+        #else
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return Int(usage.ru_maxrss) * 1024  // kilobytes elsewhere
+        #endif
+    }
+
     /// This executable, to run again as a child process.
     static var executableURL: URL? {
         Bundle.main.executableURL ?? CommandLine.arguments.first.map { URL(fileURLWithPath: $0) }

@@ -90,6 +90,12 @@ final class ClosureList: @unchecked Sendable {
         lock.unlock()
     }
 
+    func removeAll() {
+        lock.lock()
+        handlers.removeAll()
+        lock.unlock()
+    }
+
     func post(name: Notification.Name, object: Any?) {
         let notification = Notification(name: name, object: object)
         lock.lock()

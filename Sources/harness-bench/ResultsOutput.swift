@@ -16,6 +16,11 @@ extension Results {
         let replays: [JSONValue] = self.replays.map { ["receivers": .int($0.receivers), "replays": .int($0.replays)] }
         var value: JSONObject = [:]
         if !post.isEmpty { value["post"] = .array(post) }
+        if let small {
+            value["small_test_us"] = .double(rounded(small.instrumentedMicroseconds, 2))
+            value["small_test_foundation_us"] = .double(rounded(small.foundationMicroseconds, 2))
+            value["small_test_overhead_us"] = .double(rounded(small.overheadMicroseconds, 2))
+        }
         if let memory {
             value["bytes_per_event"] = .double(rounded(memory.recorderBytesPerEvent, 2))
             value["peak_rss_bytes_per_event"] = memory.peakRSSBytesPerEvent.map { .double(rounded($0, 2)) } ?? .null
@@ -25,6 +30,8 @@ extension Results {
             value["trace_write_events_per_second"] = .int(Int(trace.writePerSecond))
             value["trace_read_events_per_second"] = .int(Int(trace.readPerSecond))
             value["analyze_cli_seconds"] = trace.cliSeconds.map { .double(rounded($0, 3)) } ?? .null
+            value["analyze_cli_peak_rss_bytes_per_event"] = trace.cliPeakBytesPerEvent.map { .double(rounded($0, 1)) }
+                ?? .null
         }
         if !replays.isEmpty { value["replays"] = .array(replays) }
         return JSONValue.object(value).serialized(.canonical) + "\n"
@@ -38,6 +45,7 @@ extension Results {
         out += "note: a debug build; build with -c release for numbers worth comparing\n"
         #endif
         if !post.isEmpty { out += postSection }
+        if let small { out += Self.smallSection(small) }
         if let memory { out += Self.memorySection(memory) }
         if !analysis.isEmpty { out += analysisSection }
         if let trace { out += Self.traceSection(trace) }
@@ -59,6 +67,14 @@ extension Results {
                  format(row.foundationNanoseconds / row.instrumentedNanoseconds, "%.1fx"),
                  format(row.instrumentedNanoseconds / row.plainNanoseconds, "%.1fx")]
             })
+    }
+
+    private static func smallSection(_ small: SmallTestBenchmark.Result) -> String {
+        "\nSmall test (a harness, 3 registries, 5 observers, 5 posts, analyze()), us per test\n"
+            + columns(["instrumented", "Foundation", "overhead"], [[
+                format(small.instrumentedMicroseconds, "%.1f"), format(small.foundationMicroseconds, "%.1f"),
+                format(small.overheadMicroseconds, "%.1f"),
+            ]])
     }
 
     private static func memorySection(_ memory: MemoryBenchmark.Result) -> String {
@@ -86,6 +102,8 @@ extension Results {
             ["write (encode + file)", format(trace.writePerSecond / 1e6, "%.2f M events/s")],
             ["read (file + parse)", format(trace.readPerSecond / 1e6, "%.2f M events/s")],
             ["harness-cli analyze, wall time", trace.cliSeconds.map { format($0, "%.2f s") } ?? "n/a"],
+            ["harness-cli analyze, peak RSS per event",
+             trace.cliPeakBytesPerEvent.map { format($0, "%.1f B") } ?? "n/a"],
         ])
         if let note = trace.cliNote { out += "   \(note)\n" }
         return out

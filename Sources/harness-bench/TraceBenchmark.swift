@@ -14,6 +14,9 @@ struct TraceBenchmark {
         /// nil when `harness-cli` is not built next to harness-bench.
         let cliSeconds: Double?
         let cliNote: String?
+        /// `harness-cli analyze`'s peak RSS less that of analysing a one-event
+        /// trace (the runtime's own), per event.
+        let cliPeakBytesPerEvent: Double?
     }
 
     let options: BenchOptions
@@ -39,10 +42,50 @@ struct TraceBenchmark {
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         let (cliSeconds, cliNote) = cliWallTime(trace: url)
+        var cliPeak: Double?
+        let tiny = directory.appendingPathComponent("tiny.trace.jsonl")
+        let one = Harness(name: "tiny")
+        one.notificationCenter().post(name: Notification.Name("Tick"), object: nil)
+        try one.writeTrace(to: tiny)
+        if let peak = cliPeakResident(trace: url), let base = cliPeakResident(trace: tiny) {
+            cliPeak = Double(peak - base) / Double(recording.eventCount)
+        }
         return Result(size: options.traceEvents, events: recording.eventCount, bytes: bytes,
                       writePerSecond: Double(recording.eventCount) / writeSeconds,
                       readPerSecond: Double(recording.eventCount) / readSeconds,
-                      cliSeconds: cliSeconds, cliNote: cliNote)
+                      cliSeconds: cliSeconds, cliNote: cliNote, cliPeakBytesPerEvent: cliPeak)
+    }
+
+    /// `harness-cli analyze TRACE`'s peak RSS in bytes, measured by a child
+    /// harness-bench whose only child it is.
+    private func cliPeakResident(trace: URL) -> Int? {
+        guard Platform.harnessCLI != nil, let executable = Platform.executableURL else { return nil }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--measure-cli-memory", trace.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// The child's side of ``cliPeakResident(trace:)``: prints the peak RSS.
+    static func cliMemoryChildMain(trace: String) -> Int32 {
+        guard let cli = Platform.harnessCLI else { return 1 }
+        let process = Process()
+        process.executableURL = cli
+        process.arguments = ["analyze", trace, "--format", "json", "--fail-on", "never"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return 1 }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return 1 }
+        print(Platform.childrenPeakResidentBytes())
+        return 0
     }
 
     /// Median wall time of `harness-cli analyze TRACE --format json` (output

@@ -18,6 +18,9 @@ if case .measureMemory(let events) = options.mode {
     MemoryBenchmark.childMain(events: events)
     exit(0)
 }
+if case .measureCLIMemory(let trace) = options.mode {
+    exit(TraceBenchmark.cliMemoryChildMain(trace: trace))
+}
 
 /// Progress goes to standard error so `--json` output stays clean.
 func progress(_ text: String) {
@@ -34,6 +37,9 @@ do {
     }
     if starting(.post, "post cost") {
         results.post = PostBenchmark(options: options).run()
+    }
+    if starting(.small, "small-test overhead") {
+        results.small = SmallTestBenchmark(options: options).run()
     }
     if starting(.memory, "memory per event (\(sizeLabel(options.memoryEvents)) events in a child process)") {
         results.memory = MemoryBenchmark(options: options).run()

@@ -24,6 +24,8 @@ final class Recorder: @unchecked Sendable {
     private var siteTextIDs: [CallSite: UInt32] = [:]
     private var lastSite: (key: SiteKey?, id: UInt32) = (nil, 0)
     private var nextRegistration: UInt32 = 1
+    /// The time of the latest event stamped from the clock. Lock-guarded.
+    @exclusivity(unchecked) private var lastTime: UInt64 = 0
 
     // MARK: Recording events
 
@@ -87,6 +89,19 @@ final class Recorder: @unchecked Sendable {
             event.cause = context.frameSequence
         }
         event.time = monotonicNanoseconds()
+        lastTime = event.time
+        return UInt32(truncatingIfNeeded: storage.append(event))
+    }
+
+    /// Appends a delivery with the lock already held, without reading the
+    /// clock: it carries the latest time recorded, which is its post's or
+    /// later, so time order still agrees with sequence order. (A clock read
+    /// is 24 ns here; a post to ten observers would pay it ten times.)
+    @inline(__always)
+    func appendDeliveryLocked(_ event: Event, context: ThreadContext) -> UInt32 {
+        var event = event
+        event.thread = context.threadNumber
+        event.time = lastTime
         return UInt32(truncatingIfNeeded: storage.append(event))
     }
 

@@ -245,36 +245,54 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
     /// Delivers to an explicit receiver list (the delegate slot's single one),
     /// or, given `matching`, to those of `receivers` that match that channel
     /// and sender.
+    ///
+    /// The hot loop: registrations are borrowed from the list (the caller's
+    /// snapshot keeps them alive) rather than retained and released each, and
+    /// deliveries carry the recorder's latest time instead of reading the
+    /// clock. Each handler still runs in its own frame, restored after it, so
+    /// a deinit between two deliveries is blamed on the frame around them.
     func deliverAll(_ receivers: [Registration<Handler>], matching filter: (channel: UInt32, sender: UInt32)? = nil,
                     postSequence: UInt32, channel: UInt32, senderID: UInt32,
                     context: ThreadContext, deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void) {
-        for registration in receivers {
-            if halted { break }
-            if let filter, !registration.matches(channel: filter.channel, sender: filter.sender) { continue }
-            var observer: AnyObject?
-            var deliverySequence: UInt32 = 0
-            let shouldRun: Bool = recorder.withLock {
-                // Removed during an earlier delivery of this post: nothing more.
-                guard registration.isActive else { return false }
-                // A block registration has no observer object: no weak load.
-                guard registration.hasObserverObject else {
-                    deliverySequence = recorder.appendLocked(
-                        Event(kind: .deliver, registry: registryID, channel: channel, object: registration.observerID,
-                              subject: senderID, registration: registration.id, cause: postSequence), context: context)
-                    return true
+        receivers.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                if halted { break }
+                Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { registration in
+                    if let filter, !registration.matches(channel: filter.channel, sender: filter.sender) { return }
+                    deliverOne(registration, postSequence: postSequence, channel: channel, senderID: senderID,
+                               context: context, deliver: deliver)
                 }
-                observer = registration.observer
-                let dead = observer == nil
-                // Records the deallocation (found late) before the delivery that reveals it.
-                if dead { _ = recorder.isDeallocatedLocked(registration.observerID) }
-                let kind: EventKind = dead ? (registration.hold == .weak ? .deliverSkipped : .deliverToDead) : .deliver
-                deliverySequence = recorder.appendLocked(
-                    Event(kind: kind, registry: registryID, channel: channel, object: registration.observerID,
-                          subject: senderID, registration: registration.id, cause: postSequence), context: context)
-                return !dead
             }
-            guard shouldRun else { continue }
-            recorder.withFrame(deliverySequence, context: context) { deliver(registration, observer, deliverySequence) }
         }
+    }
+
+    @inline(__always)
+    private func deliverOne(_ registration: Registration<Handler>, postSequence: UInt32, channel: UInt32,
+                            senderID: UInt32, context: ThreadContext,
+                            deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void) {
+        var observer: AnyObject?
+        var deliverySequence: UInt32 = 0
+        let shouldRun: Bool = recorder.withLock {
+            // Removed during an earlier delivery of this post: nothing more.
+            guard registration.isActive else { return false }
+            // A block registration has no observer object: no weak load.
+            guard registration.hasObserverObject else {
+                deliverySequence = recorder.appendDeliveryLocked(
+                    Event(kind: .deliver, registry: registryID, channel: channel, object: registration.observerID,
+                          subject: senderID, registration: registration.id, cause: postSequence), context: context)
+                return true
+            }
+            observer = registration.observer
+            let dead = observer == nil
+            // Records the deallocation (found late) before the delivery that reveals it.
+            if dead { _ = recorder.isDeallocatedLocked(registration.observerID) }
+            let kind: EventKind = dead ? (registration.hold == .weak ? .deliverSkipped : .deliverToDead) : .deliver
+            deliverySequence = recorder.appendDeliveryLocked(
+                Event(kind: kind, registry: registryID, channel: channel, object: registration.observerID,
+                      subject: senderID, registration: registration.id, cause: postSequence), context: context)
+            return !dead
+        }
+        guard shouldRun else { return }
+        recorder.withFrame(deliverySequence, context: context) { deliver(registration, observer, deliverySequence) }
     }
 }

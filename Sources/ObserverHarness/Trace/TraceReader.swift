@@ -2,7 +2,8 @@ import Foundation
 
 extension Recording {
     /// Reads a JSON Lines trace written by ``writeTrace(to:name:)`` (format:
-    /// `TraceFormat.swift`).
+    /// `TraceFormat.swift`), of any size: the file is read a block at a time,
+    /// so memory holds the events (40 bytes each), not the text.
     ///
     /// ```swift
     /// let trace = try Recording.readTrace(from: URL(fileURLWithPath: "checkout.trace.jsonl"))
@@ -15,20 +16,24 @@ extension Recording {
     /// directory is quoted as the user wrote it.
     public static func readTrace(from url: URL) throws(InputError) -> TraceReadResult {
         let path = url.isFileURL ? url.relativePath : url.absoluteString
-        let bytes = try InputFile.read(url, path: path, maxBytes: maxTraceBytes, what: "trace")
-        let result: Result<TraceReadResult, TraceError> = bytes.withUnsafeBytes { buffer in
-            do throws(TraceError) {
-                return .success(try readTrace(buffer, path: path))
-            } catch {
-                return .failure(error)
-            }
+        func failure(_ message: String) -> TraceError { TraceError(path: path, line: 1, column: 1, message: message) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            throw failure("cannot read the trace: no such file")
         }
-        return try result.get()
+        guard !isFolder.boolValue else { throw failure("cannot read the trace: it is a folder, not a file") }
+        guard let file = ReadableFile(path: url.path) else {
+            throw failure("cannot read the trace: \(ReadableFile.lastError)")
+        }
+        defer { file.closeFile() }
+        var reader = TraceReader(path: path, expectedBytes: file.regularFileSize)
+        return try reader.read { (buffer) throws(TraceError) -> Int in
+            guard let count = file.readSome(into: buffer) else {
+                throw failure("cannot read the trace: \(ReadableFile.lastError)")
+            }
+            return count
+        }
     }
-
-    /// The largest trace read: about ten million events. Reading takes
-    /// memory in proportion (an event line of about 100 bytes becomes 40).
-    package static let maxTraceBytes = 1 << 30
 
     /// The longest line in a trace (a table line with a long string).
     static let maxTraceLineBytes = 16 << 20
@@ -40,23 +45,14 @@ extension Recording {
 
     /// Reads a trace from its bytes; `path` is what errors and warnings name.
     public static func readTrace(_ data: Data, path: String = "<trace>") throws(InputError) -> TraceReadResult {
-        let result: Result<TraceReadResult, TraceError> = data.withUnsafeBytes { bytes in
-            do throws(TraceError) {
-                return .success(try readTrace(bytes, path: path))
-            } catch {
-                return .failure(error)
-            }
+        var reader = TraceReader(path: path, expectedBytes: data.count)
+        var offset = data.startIndex
+        return try reader.read { (buffer) throws(TraceError) -> Int in
+            let count = min(buffer.count, data.endIndex - offset)
+            data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<offset + count)
+            offset += count
+            return count
         }
-        return try result.get()
-    }
-
-    private static func readTrace(_ bytes: UnsafeRawBufferPointer, path: String) throws(TraceError) -> TraceReadResult {
-        guard bytes.count <= maxTraceBytes else {
-            throw TraceError(path: path, line: 1, column: 1,
-                             message: "the trace is larger than \(InputBytes.describeSize(maxTraceBytes)), the limit")
-        }
-        var reader = TraceReader(path: path)
-        return try reader.read(bytes)
     }
 }
 
@@ -67,63 +63,87 @@ extension Recording {
 struct TraceReader {
     typealias EventKey = TraceFormat.EventKey
 
-    private let path: String
-    private var strings: [String] = [""]
-    private var objects: [ObjectInfo] = [ObjectInfo(typeName: "", label: nil)]
-    private var registries: [RegistryInfo] = [RegistryInfo(name: "", kind: .subject)]
-    private var sites: [CallSite] = [CallSite(file: "", line: 0)]
-    private var events: [Event] = []
+    let path: String
+    private(set) var strings: [String] = [""]
+    private(set) var objects: [ObjectInfo] = [ObjectInfo(typeName: "", label: nil)]
+    private(set) var registries: [RegistryInfo] = [RegistryInfo(name: "", kind: .subject)]
+    private(set) var sites: [CallSite] = [CallSite(file: "", line: 0)]
+    private(set) var events: [Event] = []
     /// How many causes each event has above it (0: none), to bound the chains
     /// the analysis walks.
-    private var causeDepths: [UInt16] = []
+    private(set) var causeDepths: [UInt16] = []
     private var warnings: [TraceWarning] = []
     private var name = TraceFormat.defaultName
-    private var declaredEvents: Int?
-    private var byteCount = 0
+    private(set) var declaredEvents: Int?
+    /// The file's size when known (nil for a pipe), to size the event list.
+    private let expectedBytes: Int?
 
-    init(path: String) {
+    init(path: String, expectedBytes: Int?) {
         self.path = path
+        self.expectedBytes = expectedBytes
     }
 
-    mutating func read(_ bytes: UnsafeRawBufferPointer) throws(TraceError) -> TraceReadResult {
-        let count = bytes.count
-        byteCount = count
-        guard count > 0, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-            throw TraceError(path: path, line: 1, column: 1, message: "the trace is empty; expected the header line "
-                             + #"{"format":"observer-harness-trace","version":1,…}"#)
-        }
-        var start = 0
+    /// Bytes read at a time; a line longer than this grows the buffer, up to
+    /// ``Recording/maxTraceLineBytes``.
+    static let blockBytes = 4 << 20
+
+    /// Reads lines from `source` (which fills a buffer and returns the count,
+    /// 0 at the end) until the end. Only the current block and one partial
+    /// line are held, so memory grows with the events, not the text.
+    mutating func read(
+        from source: (UnsafeMutableRawBufferPointer) throws(TraceError) -> Int
+    ) throws(TraceError) -> TraceReadResult {
+        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.blockBytes, alignment: 1)
+        defer { buffer.deallocate() }
+        var filled = 0
         var lineNumber = 0
+        var sawBytes = false
         var sawHeader = false
         var truncated = false
-        while start < count {
-            lineNumber += 1
-            let end: Int
-            let terminated: Bool
-            if let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), count - start) {
-                end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(newline))
-                terminated = true
-            } else {
-                end = count
-                terminated = false
+        var atEnd = false
+        reading: while !atEnd {
+            let read = try source(UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if read == 0 { atEnd = true } else { filled += read; sawBytes = true }
+            let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var start = 0
+            while start < filled {
+                let end: Int
+                let terminated: Bool
+                if let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), filled - start) {
+                    end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(newline))
+                    terminated = true
+                } else if atEnd {
+                    end = filled
+                    terminated = false
+                } else {
+                    break
+                }
+                lineNumber += 1
+                let line = UnsafeBufferPointer(start: base + start, count: end - start)
+                start = end + 1
+                guard try readLine(line, number: lineNumber, terminated: terminated, sawHeader: &sawHeader) else {
+                    truncated = true
+                    break reading
+                }
             }
-            let line = UnsafeBufferPointer(start: base + start, count: end - start)
-            start = end + 1
-            if Self.isBlank(line) { continue }
-            guard line.count <= Recording.maxTraceLineBytes else {
-                throw TraceError(path: path, line: lineNumber, column: 1, message: "the line is longer than "
-                                 + "\(InputBytes.describeSize(Recording.maxTraceLineBytes)), the limit for one line")
+            // Keep the partial last line for the next block.
+            let rest = max(filled - start, 0)
+            if rest > 0, start > 0 { memmove(base, base + start, rest) }
+            filled = rest
+            if filled == buffer.count {
+                guard buffer.count <= Recording.maxTraceLineBytes else {
+                    throw TraceError(path: path, line: lineNumber + 1, column: 1, message: "the line is longer than "
+                                     + "\(InputBytes.describeSize(Recording.maxTraceLineBytes)), the limit for one line")
+                }
+                let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 1)
+                larger.copyMemory(from: UnsafeRawBufferPointer(buffer))
+                buffer.deallocate()
+                buffer = larger
             }
-            if !sawHeader {
-                try readHeader(line, number: lineNumber)
-                sawHeader = true
-                continue
-            }
-            if readFastEvent(line) { continue }
-            guard try readLine(line, number: lineNumber, terminated: terminated) else {
-                truncated = true
-                break
-            }
+        }
+        guard sawBytes else {
+            throw TraceError(path: path, line: 1, column: 1, message: "the trace is empty; expected the header line "
+                             + #"{"format":"observer-harness-trace","version":1,…}"#)
         }
         guard sawHeader else {
             throw TraceError(path: path, line: 1, column: 1, message: "the trace has no header line")
@@ -138,6 +158,23 @@ struct TraceReader {
                                   registries: registries, sites: sites,
                                   siteLocations: Array(repeating: nil, count: sites.count))
         return TraceReadResult(name: name, recording: recording, warnings: warnings)
+    }
+
+    /// One line; false when it is a truncated last line, dropped with a warning.
+    private mutating func readLine(_ line: UnsafeBufferPointer<UInt8>, number: Int, terminated: Bool,
+                                   sawHeader: inout Bool) throws(TraceError) -> Bool {
+        if Self.isBlank(line) { return true }
+        guard line.count <= Recording.maxTraceLineBytes else {
+            throw TraceError(path: path, line: number, column: 1, message: "the line is longer than "
+                             + "\(InputBytes.describeSize(Recording.maxTraceLineBytes)), the limit for one line")
+        }
+        if !sawHeader {
+            try readHeader(line, number: number)
+            sawHeader = true
+            return true
+        }
+        if readFastEvent(line) { return true }
+        return try readParsedLine(line, number: number, terminated: terminated)
     }
 
     private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -161,8 +198,8 @@ struct TraceReader {
 
     /// Reads any line after the header. Returns false when the line is a
     /// truncated last line, which is dropped with a warning.
-    private mutating func readLine(_ line: UnsafeBufferPointer<UInt8>, number: Int,
-                                   terminated: Bool) throws(TraceError) -> Bool {
+    private mutating func readParsedLine(_ line: UnsafeBufferPointer<UInt8>, number: Int,
+                                         terminated: Bool) throws(TraceError) -> Bool {
         let bytes = Array(line)
         let node: JSONNode
         do {
@@ -234,7 +271,7 @@ struct TraceReader {
                 declaredEvents = declared
                 // No event line is shorter than 16 bytes: a hostile header
                 // cannot make us reserve more than the file could hold.
-                events.reserveCapacity(min(declared, byteCount / 16 + 1))
+                events.reserveCapacity(min(declared, (expectedBytes ?? 1 << 20) / 16 + 1))
                 causeDepths.reserveCapacity(events.capacity)
             default:
                 throw context.error(at: member.keyOffset, "unknown header field \"\(member.key)\"")
@@ -330,68 +367,10 @@ struct TraceReader {
         }
     }
 
-    // MARK: Validation
-
-    /// What is wrong with an event (and which field), nil when it can be
-    /// appended: every id must name an entry an earlier table line defined,
-    /// so the analysis never indexes past a table.
-    private func problem(with raw: RawEvent) -> (key: EventKey?, message: String)? {
-        guard raw.has(.seq) else { return (nil, #"an event line needs "seq""#) }
-        guard raw.has(.kind) else { return (nil, #"an event line needs "kind""#) }
-        let expected = events.count
-        guard raw.seq == UInt64(expected) else {
-            return (.seq, "event \(raw.seq) is out of order: the next event is \(expected) "
-                    + "(events are numbered 0, 1, 2, … in order)")
-        }
-        if let declared = declaredEvents, expected >= declared {
-            return (.seq, "more events than the \(declared) the header declares")
-        }
-        guard raw.seq < UInt64(Event.none) else { return (.seq, "too many events for one trace") }
-        guard raw.thread <= UInt64(UInt16.max) else {
-            return (.thread, "thread \(raw.thread) is out of range (0…\(UInt16.max))")
-        }
-        if raw.site >= UInt64(sites.count) { return (.site, Self.undefined("site", raw.site, count: sites.count)) }
-        if raw.registry >= UInt64(registries.count) {
-            return (.registry, Self.undefined("registry", raw.registry, count: registries.count))
-        }
-        if raw.channel >= UInt64(strings.count) {
-            return (.channel, Self.undefined("string", raw.channel, count: strings.count))
-        }
-        if raw.object >= UInt64(objects.count) {
-            return (.object, Self.undefined("object", raw.object, count: objects.count))
-        }
-        if raw.subject >= UInt64(objects.count) {
-            return (.subject, Self.undefined("object", raw.subject, count: objects.count))
-        }
-        if raw.kind.isEffect {
-            // An effect's value is an interned string.
-            if raw.registration >= UInt64(strings.count) {
-                return (.registration, Self.undefined("string", raw.registration, count: strings.count))
-            }
-        } else if raw.registration > UInt64(UInt32.max) {
-            return (.registration, "registration \(raw.registration) is out of range")
-        }
-        if raw.has(.cause), raw.cause >= raw.seq {
-            return (.cause, "cause \(raw.cause) is not an earlier event (this is event \(raw.seq))")
-        }
-        if raw.has(.cause), Int(causeDepths[Int(raw.cause)]) >= Recording.maxTraceCauseDepth {
-            return (.cause, "event \(raw.seq) is nested more than \(Recording.maxTraceCauseDepth) causes deep "
-                    + "(each cause is the post, delivery or call it happened inside)")
-        }
-        guard raw.flags <= UInt64(UInt8.max) else { return (.flags, "flags \(raw.flags) is not a flag set (0…255)") }
-        return nil
-    }
-
     /// Appends an event ``problem(with:)`` accepted.
     private mutating func appendValidated(_ raw: RawEvent) {
         causeDepths.append(raw.has(.cause) ? causeDepths[Int(raw.cause)] + 1 : 0)
         events.append(raw.event)
-    }
-
-    private static func undefined(_ table: String, _ id: UInt64, count: Int) -> String {
-        count > 1
-            ? "\(table) \(id) is not defined (\(table) lines before this one define ids 1…\(count - 1))"
-            : "\(table) \(id) is not defined (no \(table) line comes before this one)"
     }
 
     /// The 1-based column of a byte offset within one line, in Unicode
@@ -435,153 +414,4 @@ private struct LineContext {
         }
         return value
     }
-}
-
-/// An event line's fields before validation.
-struct RawEvent {
-    /// One bit per ``TraceFormat/EventKey`` that the line had.
-    var present: UInt16 = 0
-    var kind: EventKind = .track
-    var seq: UInt64 = 0
-    var time: UInt64 = 0
-    var thread: UInt64 = 0
-    var site: UInt64 = 0
-    var registry: UInt64 = 0
-    var channel: UInt64 = 0
-    var object: UInt64 = 0
-    var subject: UInt64 = 0
-    var registration: UInt64 = 0
-    var cause: UInt64 = 0
-    var flags: UInt64 = 0
-
-    @inline(__always)
-    func has(_ key: TraceFormat.EventKey) -> Bool { present & (1 << key.rawValue) != 0 }
-
-    @inline(__always)
-    mutating func set(_ key: TraceFormat.EventKey, _ value: UInt64) {
-        present |= 1 << key.rawValue
-        switch key {
-        case .seq: seq = value
-        case .kind: break
-        case .time: time = value
-        case .thread: thread = value
-        case .site: site = value
-        case .registry: registry = value
-        case .channel: channel = value
-        case .object: object = value
-        case .subject: subject = value
-        case .registration: registration = value
-        case .cause: cause = value
-        case .flags: flags = value
-        }
-    }
-
-    /// The event; call only after validation.
-    var event: Event {
-        Event(kind: kind, flags: EventFlags(rawValue: UInt8(truncatingIfNeeded: flags)),
-              site: UInt32(truncatingIfNeeded: site), registry: UInt32(truncatingIfNeeded: registry),
-              channel: UInt32(truncatingIfNeeded: channel), object: UInt32(truncatingIfNeeded: object),
-              subject: UInt32(truncatingIfNeeded: subject),
-              registration: UInt32(truncatingIfNeeded: registration),
-              cause: has(.cause) ? UInt32(truncatingIfNeeded: cause) : Event.none,
-              time: time, thread: UInt16(truncatingIfNeeded: thread))
-    }
-}
-
-/// Scans `{"key":value,…}` with unsigned integer values and one plain
-/// `"kind"` string, byte by byte. Any deviation returns false and the line
-/// goes through the JSON parser instead, so this only has to be right on
-/// what it accepts.
-enum FastEventScanner {
-    private static let quote = UInt8(ascii: "\"")
-    private static let backslash = UInt8(ascii: "\\")
-
-    static func scan(_ p: UnsafePointer<UInt8>, _ n: Int, into raw: inout RawEvent) -> Bool {
-        guard n >= 2, p[0] == UInt8(ascii: "{") else { return false }
-        var i = 1
-        while true {
-            guard i < n, p[i] == quote else { return false }
-            i += 1
-            let keyStart = i
-            while i < n, p[i] != quote {
-                if p[i] == backslash { return false }
-                i += 1
-            }
-            guard i + 1 < n, p[i + 1] == UInt8(ascii: ":"),
-                  let key = eventKey(p + keyStart, i - keyStart) else { return false }
-            i += 2
-            let bit: UInt16 = 1 << key.rawValue
-            guard raw.present & bit == 0 else { return false }
-            if key == .kind {
-                guard i < n, p[i] == quote else { return false }
-                i += 1
-                let valueStart = i
-                while i < n, p[i] != quote { i += 1 }
-                guard i < n, let kind = eventKind(p + valueStart, i - valueStart) else { return false }
-                raw.kind = kind
-                raw.present |= bit
-                i += 1
-            } else {
-                guard i < n else { return false }
-                var digit = p[i] &- UInt8(ascii: "0")
-                guard digit < 10 else { return false }
-                var value = UInt64(digit)
-                i += 1
-                if value == 0 {
-                    if i < n, p[i] &- UInt8(ascii: "0") < 10 { return false }
-                } else {
-                    var digits = 1
-                    while i < n {
-                        digit = p[i] &- UInt8(ascii: "0")
-                        guard digit < 10 else { break }
-                        digits += 1
-                        // 18 digits always fit in an Int; longer numbers take the slow path.
-                        guard digits <= 18 else { return false }
-                        value = value &* 10 &+ UInt64(digit)
-                        i += 1
-                    }
-                }
-                raw.set(key, value)
-            }
-            guard i < n else { return false }
-            if p[i] == UInt8(ascii: ",") {
-                i += 1
-            } else if p[i] == UInt8(ascii: "}") {
-                return i + 1 == n
-            } else {
-                return false
-            }
-        }
-    }
-
-    @inline(__always)
-    private static func eventKey(_ p: UnsafePointer<UInt8>, _ length: Int) -> TraceFormat.EventKey? {
-        switch length {
-        case 1: return p[0] == UInt8(ascii: "t") ? .time : nil
-        case 3: return equals(p, "seq") ? .seq : nil
-        case 4: return equals(p, "kind") ? .kind : equals(p, "site") ? .site : nil
-        case 5: return equals(p, "cause") ? .cause : equals(p, "flags") ? .flags : nil
-        case 6: return equals(p, "thread") ? .thread : equals(p, "object") ? .object : nil
-        case 7: return equals(p, "channel") ? .channel : equals(p, "subject") ? .subject : nil
-        case 8: return equals(p, "registry") ? .registry : nil
-        case 12: return equals(p, "registration") ? .registration : nil
-        default: return nil
-        }
-    }
-
-    @inline(__always)
-    private static func equals(_ p: UnsafePointer<UInt8>, _ text: StaticString) -> Bool {
-        memcmp(p, text.utf8Start, text.utf8CodeUnitCount) == 0
-    }
-
-    private static func eventKind(_ p: UnsafePointer<UInt8>, _ length: Int) -> EventKind? {
-        for (index, name) in kindNames.enumerated() where name.count == length {
-            if name.withUnsafeBufferPointer({ memcmp(p, $0.baseAddress!, length) == 0 }) {
-                return EventKind.allCases[index]
-            }
-        }
-        return nil
-    }
-
-    private static let kindNames: [[UInt8]] = EventKind.allCases.map { Array($0.traceName.utf8) }
 }

@@ -12,14 +12,24 @@ extension Recording {
     ///   - url: The file to write; an existing one is replaced.
     ///   - name: The report name (`scenario`) a reader will use.
     public func writeTrace(to url: URL, name: String = "recording") throws {
-        // Not `.atomic`: on Linux that costs several times the encoding, and a
-        // reader already tolerates a trace cut short.
-        try traceData(name: name).write(to: url)
+        // Streamed a block at a time, so memory does not grow with the trace.
+        // Not atomic: a reader already tolerates a trace cut short.
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try TraceWriter(recording: self).encode(name: name) { block in
+            try handle.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: block.baseAddress!),
+                                              count: block.count, deallocator: .none))
+        }
     }
 
     /// The trace's bytes: the header, the tables, then one line per event.
     public func traceData(name: String = "recording") -> Data {
-        TraceWriter(recording: self).encode(name: name)
+        var data = Data()
+        TraceWriter(recording: self).encode(name: name) { block in data.append(contentsOf: block) }
+        return data
     }
 }
 
@@ -41,24 +51,31 @@ struct TraceWriter {
     /// More than the longest event line: every key with its largest value.
     private static let maxEventLineBytes = 400
 
-    func encode(name: String) -> Data {
+    /// Bytes handed to `write` at a time (the last block may be shorter).
+    static let blockBytes = 1 << 20
+
+    /// Encodes the trace, handing it to `write` a block at a time; the buffer
+    /// is reused, so memory stays at one block whatever the trace's length.
+    func encode(name: String, write: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         var head: [UInt8] = []
         head.reserveCapacity(256 + recording.strings.count * 32 + recording.objects.count * 48
                              + recording.sites.count * 64)
         writeHeader(name: name, into: &head)
         writeTables(into: &head)
+        try head.withUnsafeBytes { try write($0) }
 
         let eventCount = recording.events.count
-        // Untouched capacity costs address space, not memory; growing costs a copy.
-        var buffer = TraceByteBuffer(capacity: head.count + min(eventCount, 1 << 22) * 160 + 64)
-        head.withUnsafeBytes { buffer.append(contentsOf: $0) }
-        KindNames.table.withUnsafeBufferPointer { kinds in
+        var buffer = TraceByteBuffer(capacity: Self.blockBytes + Self.maxEventLineBytes)
+        try KindNames.table.withUnsafeBufferPointer { kinds in
             for sequence in 0..<eventCount {
-                buffer.reserve(Self.maxEventLineBytes)
+                if buffer.count >= Self.blockBytes {
+                    try buffer.withBytes(write)
+                    buffer.removeAll()
+                }
                 writeEvent(recording.events[sequence], sequence: sequence, kinds: kinds, into: &buffer)
             }
         }
-        return buffer.takeData()
+        if buffer.count > 0 { try buffer.withBytes(write) }
     }
 
     private func writeHeader(name: String, into out: inout [UInt8]) {
@@ -219,10 +236,9 @@ struct TraceByteBuffer: ~Copyable {
         8081828384858687888990919293949596979899
         """
 
-    /// Hands the bytes to a `Data` without copying.
-    consuming func takeData() -> Data {
-        let data = Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
-        discard self
-        return data
+    func withBytes(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
     }
+
+    mutating func removeAll() { count = 0 }
 }

@@ -150,7 +150,6 @@ import Testing
     }
 
     @Test func theDocumentedLimitsAreTheOnesInForce() {
-        #expect(Recording.maxTraceBytes == 1 << 30)
         #expect(Recording.maxTraceLineBytes == 16 << 20)
         #expect(Recording.maxTraceCauseDepth == 4_096)
     }

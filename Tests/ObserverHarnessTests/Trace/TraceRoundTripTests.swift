@@ -3,6 +3,60 @@ import Testing
 @testable import ObserverHarness
 
 @Suite struct TraceRoundTripTests {
+    /// A recording whose trace spans several of the writer's blocks.
+    static func longRecording() -> Recording {
+        final class Screen {}
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self)
+        let screens = (0..<4).map { _ in Screen() }
+        for screen in screens { list.add(screen, channel: "Tick") }
+        for _ in 0..<5_000 { list.notify(channel: "Tick") { _ in } }
+        withExtendedLifetime(screens) {}
+        return harness.recording()
+    }
+
+    @Test func aTraceWrittenToAFileInBlocksIsTheSameBytesAndReadsBack() throws {
+        let recording = Self.longRecording()
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("observer-harness-\(UUID().uuidString).trace.jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try recording.writeTrace(to: url, name: "long")
+        let written = try Data(contentsOf: url)
+        #expect(written.count > 2 * TraceWriter.blockBytes, "the trace should span several blocks")
+        #expect(written == recording.traceData(name: "long"))
+        let trace = try Recording.readTrace(from: url)
+        #expect(trace.name == "long")
+        TraceFixtures.expectSameRecording(trace.recording, recording)
+    }
+
+    /// The reader holds one block and a partial line: feed it a few bytes at
+    /// a time so lines split at every possible place.
+    @Test func aTraceReadInSmallPiecesReadsTheSameAsAtOnce() throws {
+        let data = TraceFixtures.everyKindRecording().traceData()
+        let whole = try Recording.readTrace(data).recording
+        for piece in [1, 2, 7, 64] {
+            var reader = TraceReader(path: "t.jsonl", expectedBytes: nil)
+            var offset = 0
+            let result = try reader.read { (buffer) throws(TraceError) -> Int in
+                let count = min(piece, buffer.count, data.count - offset)
+                data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<offset + count)
+                offset += count
+                return count
+            }
+            TraceFixtures.expectSameRecording(result.recording, whole)
+        }
+    }
+
+    @Test func aLineLongerThanAReadBlockIsRead() throws {
+        let recording = Recording(events: EventLog([]), strings: ["", String(repeating: "x", count: 5 << 20)],
+                                  objects: [ObjectInfo(typeName: "", label: nil)],
+                                  registries: [RegistryInfo(name: "", kind: .subject)],
+                                  sites: [CallSite(file: "", line: 0)], siteLocations: [nil])
+        #expect(5 << 20 > TraceReader.blockBytes)
+        let trace = try Recording.readTrace(recording.traceData())
+        #expect(trace.recording.strings == recording.strings)
+    }
+
     @Test func liveRecordingReadsBackWithTheSameEventsAndTables() throws {
         let harness = TraceFixtures.harnessWithFindings()
         let recording = harness.recording()
