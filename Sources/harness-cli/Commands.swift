@@ -44,13 +44,13 @@ struct HarnessCommand {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                Output.error("\(path):1:1: error: no such file or folder")
+                output.error("\(path):1:1: error: no such file or folder")
                 invalid = true
                 continue
             }
             if isDirectory.boolValue {
                 let found = GoldenDirectory(URL(fileURLWithPath: path)).scenarioFiles()
-                if found.isEmpty { Output.error("\(path):1:1: error: no *.scenario.json files under this folder") }
+                if found.isEmpty { output.error("\(path):1:1: error: no *.scenario.json files under this folder") }
                 invalid = invalid || found.isEmpty
                 files += found
             } else {
@@ -64,7 +64,7 @@ struct HarnessCommand {
                 report.file = RepositoryFiles.displayPath(of: file)
                 reports.append(report)
             } catch {
-                Output.error(error.description)
+                output.error(error.description)
                 invalid = true
             }
         }
@@ -77,10 +77,10 @@ struct HarnessCommand {
     private func analyze(_ path: String) -> Int32 {
         do {
             let trace = try Recording.readTrace(from: URL(fileURLWithPath: path))
-            for warning in trace.warnings { Output.error(warning.description) }
+            for warning in trace.warnings { output.error(warning.description) }
             return render([trace.analyze()])
         } catch {
-            Output.error("\(error)")
+            output.error("\(error)")
             return 2
         }
     }
@@ -97,7 +97,7 @@ struct HarnessCommand {
                     let key = (report.file ?? "") + "\u{1F}" + report.scenario
                     if let earlier = merged[key] {
                         if earlier.report.jsonText() != report.jsonText() {
-                            Output.error("\(path):1:1: error: scenario \"\(report.scenario)\" is also in "
+                            output.error("\(path):1:1: error: scenario \"\(report.scenario)\" is also in "
                                          + "\(earlier.path), with a different report")
                             invalid = true
                         }
@@ -106,7 +106,7 @@ struct HarnessCommand {
                     merged[key] = (report, path)
                 }
             } catch {
-                Output.error(error.description)
+                output.error(error.description)
                 invalid = true
             }
         }
@@ -119,7 +119,7 @@ struct HarnessCommand {
     private func golden(_ directory: String, update: Bool) -> Int32 {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            Output.error("\(directory):1:1: error: no such folder")
+            output.error("\(directory):1:1: error: no such folder")
             return 2
         }
         let golden = GoldenDirectory(URL(fileURLWithPath: directory))
@@ -142,14 +142,14 @@ struct HarnessCommand {
                 lines.append("ORPHAN   \(report): no scenario beside it")
             case .invalidScenario(let error):
                 invalid = true
-                Output.error(error.description)
+                output.error(error.description)
             }
         }
         let matched = entries.filter { if case .matched = $0 { true } else { false } }.count
         lines.append("\(matched) of \(golden.scenarioFiles().count) golden reports match"
                      + (failed && !update ? "; to accept the changes: harness-cli golden update \(directory)" : ""))
-        do { try output.write(lines.joined(separator: "\n") + "\n") } catch {
-            Output.error("\(arguments.output ?? "-"):1:1: error: cannot write: \(error.localizedDescription)")
+        do { try output.write(lines.joined(separator: "\n") + "\n", escaping: true) } catch {
+            output.error(output.writeFailure(error, what: "results"))
             return 2
         }
         if invalid { return 2 }
@@ -163,7 +163,7 @@ struct HarnessCommand {
                 "  {\"id\": \(quote(rule.id)), \"severity\": \(quote(rule.severity.rawValue)), "
                     + "\"summary\": \(quote(rule.summary))}"
             }
-            return emit("[\n" + items.joined(separator: ",\n") + "\n]\n")
+            return emit("[\n" + items.joined(separator: ",\n") + "\n]\n", escaping: false)
         }
         let width = rules.map(\.id.count).max() ?? 0
         let lines = rules.map { rule in
@@ -182,7 +182,7 @@ struct HarnessCommand {
                 message: "unknown rule '\(id)'" + (close.map { " (did you mean '\($0)'?)" } ?? "")
                     + "; `harness-cli rules` lists them",
                 argument: words.lastIndex(of: id))
-            Output.error(error.diagnostic(words))
+            output.error(error.diagnostic(words))
             return 2
         }
         return emit("""
@@ -213,18 +213,21 @@ struct HarnessCommand {
 
     private func render(_ reports: [Report], asSet: Bool = false) -> Int32 {
         var set = ReportSet(reports: reports)
-        if let path = arguments.writeBaseline {
-            do { try Output.writeAtomically(Baseline(set).jsonText(), to: path) } catch {
-                Output.error("\(path):1:1: error: cannot write the baseline: \(error.localizedDescription)")
-                return 2
-            }
-        }
+        // Read before writing: `--baseline F --write-baseline F` compares with the old F.
+        var baseline: Baseline?
         if let path = arguments.baseline {
-            do { set = set.applying(try Baseline.load(contentsOf: URL(fileURLWithPath: path), path: path)) } catch {
-                Output.error(error.description)
+            do { baseline = try Baseline.load(contentsOf: URL(fileURLWithPath: path), path: path) } catch {
+                output.error(error.description)
                 return 2
             }
         }
+        if let path = arguments.writeBaseline {
+            do { try OutputFile.write(Baseline(set).jsonText(), to: path) } catch {
+                output.error("\(path):1:1: error: cannot write the baseline: \(error.message)")
+                return 2
+            }
+        }
+        if let baseline { set = set.applying(baseline) }
         let single = set.reports.count == 1 && !asSet
         let text: String
         switch format {
@@ -239,8 +242,8 @@ struct HarnessCommand {
         case .junit:
             text = set.junitText(failingAt: severityThreshold)
         }
-        do { try output.write(text) } catch {
-            Output.error("\(arguments.output ?? "-"):1:1: error: cannot write the report: \(error.localizedDescription)")
+        do { try output.write(text, escaping: format == .text) } catch {
+            output.error(output.writeFailure(error, what: "report"))
             return 2
         }
         guard let threshold = severityThreshold else { return 0 }
@@ -256,9 +259,9 @@ struct HarnessCommand {
         }
     }
 
-    private func emit(_ text: String) -> Int32 {
-        do { try output.write(text) } catch {
-            Output.error("\(arguments.output ?? "-"):1:1: error: cannot write: \(error.localizedDescription)")
+    private func emit(_ text: String, escaping: Bool = true) -> Int32 {
+        do { try output.write(text, escaping: escaping) } catch {
+            output.error(output.writeFailure(error, what: "output"))
             return 2
         }
         return 0

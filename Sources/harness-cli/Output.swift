@@ -1,31 +1,68 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ObserverHarness
 
-/// Where the command's result and its diagnostics go.
-struct Output {
-    /// Standard output, or the `--output` file (written atomically at the end).
+/// Where the command's result and its diagnostics go. Both streams are
+/// written with write(2): a closed or full stream is an error that ends the
+/// run with exit status 2, never a trap.
+final class Output {
+    /// Standard output, or the `--output` file.
     let file: String?
+    /// A diagnostic could not be written: the run must not look successful.
+    private(set) var errorStreamFailed = false
 
-    var isTerminal: Bool { file == nil && isatty(STDOUT_FILENO) == 1 }
+    init(file: String?) {
+        self.file = file
+    }
 
-    func write(_ text: String) throws {
+    var isTerminal: Bool { file == nil && StandardStreams.isTerminal(StandardStreams.output) }
+
+    /// Writes the result. `escaping` replaces control characters from the
+    /// input, for text a terminal shows; JSON, SARIF and JUnit escape their own.
+    func write(_ text: String, escaping: Bool) throws(SystemError) {
+        let text = escaping ? TerminalText.escapingControls(text) : text
         if let file {
-            try Self.writeAtomically(text, to: file)
+            try OutputFile.write(text, to: file)
         } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            try StandardStreams.write(text, to: StandardStreams.output)
         }
     }
 
-    /// A temporary file beside `path`, then a rename: a reader never sees half a file.
-    static func writeAtomically(_ text: String, to path: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    /// A diagnostic on standard error, control characters escaped.
+    func error(_ text: String) {
+        let line = TerminalText.escapingControls(text.hasSuffix("\n") ? text : text + "\n")
+        do { try StandardStreams.write(line, to: StandardStreams.error) } catch { errorStreamFailed = true }
     }
 
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    /// The diagnostic for a result that could not be written.
+    func writeFailure(_ error: SystemError, what: String) -> String {
+        if let file { return "\(file):1:1: error: cannot write the \(what): \(error.message)" }
+        return "harness-cli: error: cannot write the \(what) to standard output: \(error.message)"
+    }
+}
+
+/// Text safe to show on a terminal.
+enum TerminalText {
+    /// Control characters (but newline and tab), DEL, the C1 controls and
+    /// the bidirectional overrides become `\u{1B}`: a scenario cannot retitle
+    /// the terminal, clear it or reorder what it shows.
+    static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) {
+                result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: false
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }

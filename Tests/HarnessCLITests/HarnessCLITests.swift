@@ -8,10 +8,10 @@ struct CLIResult {
     let stderr: String
 }
 
-func harnessCLI(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil)
-    throws -> CLIResult {
+func harnessCLI(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+                executable: URL? = nil) throws -> CLIResult {
     let process = Process()
-    process.executableURL = try executable()
+    process.executableURL = try executable ?? URL(fileURLWithPath: harnessCLIPath())
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
     var env = ProcessInfo.processInfo.environment
@@ -28,7 +28,10 @@ func harnessCLI(_ arguments: [String], environment: [String: String] = [:], in d
                      stderr: String(decoding: stderr, as: UTF8.self))
 }
 
-private func executable() throws -> URL {
+/// The path of the built executable.
+func harnessCLIPath() throws -> String { try builtExecutable().path }
+
+private func builtExecutable() throws -> URL {
     var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for _ in 0..<4 {
         let candidate = folder.appendingPathComponent("harness-cli")

@@ -71,13 +71,16 @@ package struct GoldenDirectory: Sendable {
                     entries.append(.matched(scenario: relativePath(scenarioURL)))
                     continue
                 }
-                try Data(text.utf8).write(to: reportURL, options: .atomic)
+                do throws(SystemError) {
+                    try OutputFile.write(text, to: reportURL.path)
+                } catch {
+                    entries.append(.invalidScenario(InputError(path: relativePath(reportURL), line: 1, column: 1,
+                                                               message: "cannot write the report: \(error.message)")))
+                    continue
+                }
                 entries.append(.written(report: relativePath(reportURL)))
-            } catch let error as InputError {
-                entries.append(.invalidScenario(error))
             } catch {
-                entries.append(.invalidScenario(InputError(path: relativePath(scenarioURL), line: 1, column: 1,
-                                                           message: "cannot write the report: \(error)")))
+                entries.append(.invalidScenario(error))
             }
         }
         return entries + orphans()

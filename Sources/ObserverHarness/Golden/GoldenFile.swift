@@ -56,7 +56,7 @@ package struct GoldenFile: Sendable {
     /// Writes `text` atomically (a temporary file, then a rename), creating folders.
     package func write(_ text: String) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url, options: .atomic)
+        try OutputFile.write(text, to: url.path)
     }
 
     /// The `Golden/` folder of the package that contains `filePath`: the
