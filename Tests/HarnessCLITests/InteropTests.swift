@@ -1,8 +1,9 @@
 import Foundation
+import Testing
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
 
 /// SARIF, JUnit, baselines, suppressions and merge, through the real executable.
 @Suite struct InteropTests {

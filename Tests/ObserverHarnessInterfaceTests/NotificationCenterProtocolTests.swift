@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ObserverHarnessInterface
+import Testing
 
 @Suite struct NotificationCenterProtocolTests {
     static let ping = Notification.Name("InterfaceTests.ping")

@@ -1,5 +1,5 @@
-import Testing
 import ObserverHarnessInterface
+import Testing
 
 @Suite struct ObservedPropertyTests {
     final class Cover {

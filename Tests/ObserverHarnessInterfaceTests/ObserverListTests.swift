@@ -1,5 +1,5 @@
-import Testing
 import ObserverHarnessInterface
+import Testing
 
 /// The plain list app code gets outside any harness scope.
 @Suite struct ObserverListTests {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ObserverHarness
 import ObserverHarnessTesting
 import Testing
+
+@testable import ObserverHarness
 
 /// A golden name cannot leave its folder — no `..`, no absolute
 /// path, no symbolic link on the way — so neither a comparison reads nor a

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ObserverHarness
 import ObserverHarnessTesting
 import Testing
+
+@testable import ObserverHarness
 
 /// A temporary golden folder with one scenario.
 private func makeGoldenFolder() throws -> URL {

@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func doublesPrintShortestRoundTripDescription() {
-        let doubles: [Double] = [1, 0.1, -2.5, 1e16, 1e-5, -0.0, .leastNonzeroMagnitude, 1e308, 123456.789, 9007199254740992]
+        let doubles: [Double] = [1, 0.1, -2.5, 1e16, 1e-5, -0.0, .leastNonzeroMagnitude, 1e308, 123456.789, 9_007_199_254_740_992]
         let text = JSONValue.array(doubles.map(JSONValue.double)).serialized(.compact)
         #expect(text == "[1.0,0.1,-2.5,1e+16,1e-05,-0.0,5e-324,1e+308,123456.789,9007199254740992.0]")
     }

@@ -6,7 +6,7 @@ import Testing
 
 /// Two lists on one screen that both show the same product, as in the article.
 private let phone = Product(id: "phone", name: "Phone")
-private let case_ = Product(id: "case", name: "Case")
+private let phoneCase = Product(id: "case", name: "Case")
 
 /// The app code knows nothing of the harness: each test runs it inside
 /// `withObserverHarness`, which puts the harness's registries behind
@@ -19,7 +19,7 @@ struct CleanWiring {
     @Test func oneTapAddsTheProductOnceAndNothingIsReported() {
         let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
         let (bestSellers, recommended) = withObserverHarness(harness) {
-            let lists = (ProductListScreen(title: "Best sellers", products: [phone, case_], cart: cart),
+            let lists = (ProductListScreen(title: "Best sellers", products: [phone, phoneCase], cart: cart),
                          ProductListScreen(title: "Recommended", products: [phone], cart: cart))
             lists.0.cells[0].tapAddToCart()
             Observers.center.post(name: .productDidUpdate, object: nil)
@@ -110,7 +110,7 @@ struct LegacyWiring {
     }
 
     private func twoLists(cart: Cart) -> (bestSellers: LegacyProductList, recommended: LegacyProductList) {
-        (LegacyProductList(title: "Best sellers", products: [phone, case_], cart: cart),
+        (LegacyProductList(title: "Best sellers", products: [phone, phoneCase], cart: cart),
          LegacyProductList(title: "Recommended", products: [phone], cart: cart))
     }
 }
