@@ -21,8 +21,13 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
     func set(_ delegate: AnyObject?, location: CodeLocation) {
         let recorder = store.recorder
         let delegateID = delegate.map { recorder.objectID(for: $0, site: location) } ?? 0
+        // A strong hold may be the previous delegate's last reference, and its
+        // deinit records through the lock: it is let go after unlocking.
+        var previous: Registration<Void>?
+        defer { withExtendedLifetime(previous) {} }
         recorder.withLock {
             let context = ThreadContext.current
+            previous = current
             current?.isActive = false
             current = delegate.map {
                 Registration(id: recorder.newRegistrationIDLocked(), observer: $0, observerID: delegateID,

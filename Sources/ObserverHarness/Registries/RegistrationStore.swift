@@ -117,7 +117,11 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
     @discardableResult
     func remove(registrationID: UInt32, observerID: UInt32, channel: String? = nil, senderID: UInt32 = 0,
                 site: SiteReference) -> Bool {
-        recorder.withLock {
+        // The registration may hold the last strong reference to its observer,
+        // whose deinit records through this lock: it is let go after unlocking.
+        var ended: Registration<Handler>?
+        defer { withExtendedLifetime(ended) {} }
+        return recorder.withLock {
             let context = ThreadContext.current
             let siteID = recorder.siteIDLocked(site)
             let channelID = channel.map { recorder.internLocked($0) } ?? 0
@@ -128,7 +132,7 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
             }
             if let index {
                 registrations[index].isActive = false
-                registrations.remove(at: index)
+                ended = registrations.remove(at: index)
             }
             _ = recorder.appendLocked(Event(kind: .remove, flags: .byToken, site: siteID, registry: registryID,
                                             channel: channelID, object: observerID, subject: senderID,
@@ -144,7 +148,11 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
     @discardableResult
     func remove(observerID: UInt32, channel: String?, senderID: UInt32, site: SiteReference,
                 includingTokenForm: Bool = false) -> Int {
-        recorder.withLock {
+        // Let go after unlocking: a removed registration may hold the last
+        // strong reference to an observer whose deinit records through the lock.
+        var ended: [Registration<Handler>] = []
+        defer { withExtendedLifetime(ended) {} }
+        return recorder.withLock {
             let context = ThreadContext.current
             let siteID = recorder.siteIDLocked(site)
             let channelID = channel.map { recorder.internLocked($0) } ?? 0
@@ -156,6 +164,7 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
                       channel == nil || (registration.channel == channelID && !registration.anyChannel),
                       senderID == 0 || registration.senderID == senderID else { return false }
                 registration.isActive = false
+                ended.append(registration)
                 removed += 1
                 _ = recorder.appendLocked(Event(kind: .remove, flags: flags, site: siteID, registry: registryID,
                                                 channel: channelID, object: observerID, subject: senderID,

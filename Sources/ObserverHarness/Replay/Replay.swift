@@ -277,9 +277,12 @@ final class Replay {
         let delegate = delegateName.flatMap { resolve($0, frame) }
         let key = DelegateKey(registry: registry, owner: owner.id)
         let hold = hold ?? declaration.hold
+        // The slot may hold the previous delegate's last strong reference; its
+        // deinit re-enters the recorder, so it is let go after unlocking.
+        let previous = delegates.removeValue(forKey: key)
+        defer { withExtendedLifetime(previous) {} }
         recorder.withLock {
-            delegates[key]?.isActive = false
-            delegates[key] = nil
+            previous?.isActive = false
             if let delegate, let object = delegate.object {
                 delegates[key] = Registration(
                     id: recorder.newRegistrationIDLocked(), observer: object, observerID: delegate.id, hold: hold,
