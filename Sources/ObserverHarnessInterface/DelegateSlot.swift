@@ -59,7 +59,13 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
             return
         }
         let held = delegate.flatMap { delegate in object.map { HeldObserver(delegate, object: $0, hold: hold) } }
-        lock.locked { current = held }
+        // The previous delegate may go with its last reference here, and its
+        // deinit may use this slot: it is let go after unlocking.
+        let previous = lock.locked { () -> HeldObserver<Delegate>? in
+            defer { current = held }
+            return current
+        }
+        withExtendedLifetime(previous) {}
     }
 
     /// Calls the delegate, if it is set and alive: `body` gets it and its result

@@ -134,7 +134,13 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
         lock.locked { handlers.append(.token(identity, handler)) }
         token.end = { [weak self] _ in
             guard let self else { return }
-            lock.locked { handlers.removeAll { if case .token(identity, _) = $0 { true } else { false } } }
+            // The handler may hold the last reference to what it captured, whose
+            // deinit may use this property: the old list is let go after unlocking.
+            let before = lock.locked { () -> [Handler] in
+                defer { handlers.removeAll { if case .token(identity, _) = $0 { true } else { false } } }
+                return handlers
+            }
+            withExtendedLifetime(before) {}
         }
         return token
     }

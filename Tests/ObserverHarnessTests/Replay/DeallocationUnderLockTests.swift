@@ -101,7 +101,25 @@ extension ReplayTests {
             }
         }
 
+        /// Production code: the plain slot's own lock, with a delegate whose
+        /// deinit reads the slot.
+        @Test func aPlainDelegateSlotLetsGoOfItsDelegateOutsideItsLock() async {
+            await #expect(processExitsWith: .success) {
+                DeallocationUnderLock.armWatchdog()
+                let slot = DelegateSlot<AnyObject>(of: Owner(), hold: .strong)
+                slot.set(ReadsSlotWhenFreed(slot: slot))
+                slot.set(nil)
+                #expect(slot.delegate == nil)
+            }
+        }
+
         final class Owner {}
+
+        final class ReadsSlotWhenFreed {
+            unowned let slot: DelegateSlot<AnyObject>
+            init(slot: DelegateSlot<AnyObject>) { self.slot = slot }
+            deinit { _ = slot.delegate }
+        }
 
         final class PostsWhenFreed {
             let center: any NotificationCenterProtocol
