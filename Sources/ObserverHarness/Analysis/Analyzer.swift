@@ -3,7 +3,10 @@ enum Analyzer {
     /// Findings of every trace rule, in report order. Findings found by
     /// replay (ordering dependence) are merged in by the caller.
     static func findings(in recording: Recording) -> [Finding] {
-        let trace = TraceIndex(recording)
+        findings(in: TraceIndex(recording))
+    }
+
+    static func findings(in trace: TraceIndex) -> [Finding] {
         var findings = FindingAggregator()
         var ruleFindings: [Finding] = []
         for rule in RuleCatalog.rules {

@@ -73,6 +73,12 @@ public enum RuleCategory: String, Sendable, Hashable, CaseIterable {
 protocol Rule: Sendable {
     var descriptor: RuleDescriptor { get }
     func check(_ trace: TraceIndex, into findings: inout [Finding])
+    /// Judges two explored replays whose outcomes differ (most rules need only one trace).
+    func check(_ divergence: Divergence, into findings: inout [Finding])
+}
+
+extension Rule {
+    func check(_ divergence: Divergence, into findings: inout [Finding]) {}
 }
 
 extension Rule {
@@ -97,7 +103,7 @@ public enum RuleCatalog {
         DuplicateRegistrationRule(),
         UnbalancedRemovalRule(),
         MutationDuringNotifyRule(),
-        OrderingDependence.descriptor.asPlaceholderRule,
+        OrderingDependenceRule(),
         NotificationCycleRule(),
         BroadcastAsCommandRule(),
         DelegateAsBroadcastRule(),
@@ -114,14 +120,4 @@ public enum RuleCatalog {
     public static func descriptor(id: String) -> RuleDescriptor? {
         rules.first { $0.descriptor.id == id }?.descriptor
     }
-}
-
-/// A catalogue entry for a rule whose findings come from elsewhere (replay).
-struct PlaceholderRule: Rule {
-    let descriptor: RuleDescriptor
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {}
-}
-
-extension RuleDescriptor {
-    var asPlaceholderRule: PlaceholderRule { PlaceholderRule(descriptor: self) }
 }

@@ -1,7 +1,11 @@
 /// Replays a scenario under many schedules and reports what depends on order.
 ///
 /// 1. The baseline replay uses registration order and runs `concurrently`
-///    branches one after another. Its trace gives every trace rule's findings.
+///    branches one after another.
+///
+/// Every rule applies to every replay explored: a finding that only some
+/// order shows is reported once (per rule, registry, channel, objects and
+/// site), its message naming an order that produces it.
 /// 2. For each post with two or more receivers: the reversed order first
 ///    (so every pair is tried in both relative orders), then every order of
 ///    the receivers whose footprints conflict — exhaustively up to 720
@@ -31,10 +35,13 @@ struct Explorer {
         self.seed = seed
     }
 
+    /// Every replay's findings, each kept once.
+    private var union = FindingUnion()
+
     mutating func run() throws(InputError) -> Report {
         let baseline = try replay(Schedule())
-        var findings = Analyzer.findings(in: baseline.recording)
-        let trace = TraceIndex(baseline.recording)
+        var findings: [Finding] = []
+        let trace = baseline.trace
         let footprints = Footprints(recording: baseline.recording, decisions: baseline.decisions)
 
         for (index, decision) in baseline.decisions.enumerated() where hasBudget {
@@ -49,14 +56,34 @@ struct Explorer {
             }
         }
         return Report(scenario: scenario.name, eventCount: baseline.recording.eventCount, replays: replays,
-                      findings: deduplicated(findings).sorted(by: Finding.reportOrder))
+                      findings: (union.findings + deduplicated(findings)).sorted(by: Finding.reportOrder))
     }
 
     private mutating func replay(_ schedule: Schedule) throws(InputError) -> Replay.Result {
         replays += 1
         let result = try Replay(scenario, schedule: schedule).run()
         work += result.work
+        union.add(result.findings, order: replays == 1 ? nil : describe(schedule, result))
         return result
+    }
+
+    /// The choices `schedule` made, in words: `"P1" delivered to b, a`.
+    private func describe(_ schedule: Schedule, _ result: Replay.Result) -> String {
+        var parts: [String] = []
+        for (index, permutation) in schedule.permutations.sorted(by: { $0.key < $1.key })
+        where result.decisions.indices.contains(index) {
+            let decision = result.decisions[index]
+            let names = permutation.map { receiver in
+                decision.registrations.indices.contains(receiver)
+                    ? receiverName(decision, receiver, result.trace) : "#\(receiver)"
+            }
+            parts.append("\"\(decision.channel)\" delivered to \(names.joined(separator: ", "))")
+        }
+        for (ordinal, interleaving) in schedule.interleavings.sorted(by: { $0.key < $1.key })
+        where result.concurrentSteps.indices.contains(ordinal) {
+            parts.append("step \(result.concurrentSteps[ordinal].step)'s branches run \(describe(interleaving))")
+        }
+        return parts.joined(separator: "; ")
     }
 
     /// Whether another replay fits the budgets.
@@ -149,25 +176,25 @@ struct Explorer {
 
     private func orderingFinding(_ decision: DecisionRecord, responsible: Responsible, baseline: Replay.Result,
                                  trace: TraceIndex) -> Finding? {
-        let names = responsible.receivers.map { receiverName(decision, $0, trace) }
-        let otherNames = responsible.reordered.map { receiverName(decision, $0, trace) }
-        let differences = baseline.outcome.differences(from: responsible.outcome)
-        guard !differences.isEmpty else { return nil }
         let post = trace.events[decision.postSequence]
-        let what = differences.prefix(3).map { "\($0.0) is \($0.1) vs \($0.2)" }.joined(separator: "; ")
-        let more = differences.count > 3 ? " (and \(differences.count - 3) more)" : ""
         let deliveries = trace.posts.first { $0.sequence == decision.postSequence }?.deliveries ?? []
         let responsibleDeliveries = deliveries.filter { sequence in
             responsible.receivers.contains { decision.registrations[$0] == trace.events[sequence].registration }
         }
-        return Finding(
-            rule: OrderingDependence.descriptor.id, severity: OrderingDependence.descriptor.severity,
-            message: "The outcome of one post of \"\(decision.channel)\" depends on delivery order: "
-                + "\(names.joined(separator: " then ")) gives one result, \(otherNames.joined(separator: " then ")) "
-                + "another: \(what)\(more).",
-            registry: decision.registry, channel: decision.channel, objects: names,
+        return judge(Divergence(
+            cause: .deliveryOrder(registry: decision.registry, channel: decision.channel,
+                                  receivers: responsible.receivers.map { receiverName(decision, $0, trace) },
+                                  reordered: responsible.reordered.map { receiverName(decision, $0, trace) }),
+            differences: baseline.outcome.differences(from: responsible.outcome),
             step: trace.step(of: decision.postSequence), site: trace.site(post.site),
-            events: [decision.postSequence] + responsibleDeliveries, fix: OrderingDependence.descriptor.fix)
+            events: [decision.postSequence] + responsibleDeliveries))
+    }
+
+    /// What the rules make of two replays whose outcomes differ.
+    private func judge(_ divergence: Divergence) -> Finding? {
+        var findings: [Finding] = []
+        for rule in RuleCatalog.rules { rule.check(divergence, into: &findings) }
+        return findings.first
     }
 
     private func receiverName(_ decision: DecisionRecord, _ receiver: Int, _ trace: TraceIndex) -> String {
@@ -198,16 +225,11 @@ struct Explorer {
             let result = try replay(Schedule(interleavings: [ordinal: candidate]))
             let differences = baseline.outcome.differences(from: result.outcome)
             guard !differences.isEmpty else { continue }
-            let what = differences.prefix(3).map { "\($0.0) is \($0.1) vs \($0.2)" }.joined(separator: "; ")
-            let more = differences.count > 3 ? " (and \(differences.count - 3) more)" : ""
-            let stepSequence = trace.stepStart(record.step) ?? 0
             let site = scenario.steps.indices.contains(record.step) ? scenario.steps[record.step].site : nil
-            return Finding(
-                rule: OrderingDependence.descriptor.id, severity: OrderingDependence.descriptor.severity,
-                message: "The outcome of the concurrent branches of step \(record.step) depends on their "
-                    + "interleaving: \(describe(sequential)) gives one result, \(describe(candidate)) another: "
-                    + "\(what)\(more).",
-                step: record.step, site: site, events: [stepSequence], fix: OrderingDependence.descriptor.fix)
+            return judge(Divergence(
+                cause: .interleaving(first: describe(sequential), other: describe(candidate)),
+                differences: differences, step: record.step, site: site,
+                events: [trace.stepStart(record.step) ?? 0]))
         }
         return nil
     }

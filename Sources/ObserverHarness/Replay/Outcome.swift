@@ -10,20 +10,20 @@ struct Outcome: Sendable {
 
     /// The rules whose findings are part of an outcome.
     static let lifetimeRules = RuleCatalog.rules.filter { $0.descriptor.category == .lifetime }
+    private static let lifetimeRuleIDs = Set(lifetimeRules.map(\.descriptor.id))
 
-    static func lifetimeFindings(in recording: Recording) -> Set<String> {
-        let trace = TraceIndex(recording)
-        var findings: [Finding] = []
-        for rule in lifetimeRules { rule.check(trace, into: &findings) }
-        return Set(findings.map { "\($0.rule) for \($0.objects.joined(separator: ", "))" })
+    /// The lifetime findings among a replay's findings, as compared across orders.
+    static func lifetime(of findings: [Finding]) -> Set<String> {
+        Set(findings.filter { lifetimeRuleIDs.contains($0.rule) }
+            .map { "\($0.rule) for \($0.objects.joined(separator: ", "))" })
     }
 
     func matches(_ other: Outcome) -> Bool { differences(from: other).isEmpty }
 
     /// Human-readable differences, `self` being the first order: each
     /// `(what, value here, value there)`.
-    func differences(from other: Outcome) -> [(String, String, String)] {
-        var result: [(String, String, String)] = []
+    func differences(from other: Outcome) -> [(what: String, first: String, other: String)] {
+        var result: [(what: String, first: String, other: String)] = []
         for key in Set(state.keys).union(other.state.keys).sorted() {
             let mine = state[key] ?? .null, theirs = other.state[key] ?? .null
             if !mine.semanticallyEquals(theirs) {

@@ -11,6 +11,9 @@ final class Replay {
 
     struct Result {
         let recording: Recording
+        let trace: TraceIndex
+        /// Every trace rule's findings in this replay.
+        let findings: [Finding]
         let outcome: Outcome
         let decisions: [DecisionRecord]
         let concurrentSteps: [ConcurrentRecord]
@@ -90,9 +93,11 @@ final class Replay {
         }
         if let failure { throw failure }
         let recording = recorder.snapshot()
-        let outcome = Outcome(state: state, reads: reads, lifetime: Outcome.lifetimeFindings(in: recording))
-        return Result(recording: recording, outcome: outcome, decisions: schedule.decisions,
-                      concurrentSteps: schedule.concurrentSteps, work: work)
+        let trace = TraceIndex(recording)
+        let findings = Analyzer.findings(in: trace)
+        let outcome = Outcome(state: state, reads: reads, lifetime: Outcome.lifetime(of: findings))
+        return Result(recording: recording, trace: trace, findings: findings, outcome: outcome,
+                      decisions: schedule.decisions, concurrentSteps: schedule.concurrentSteps, work: work)
     }
 
     /// Lets every object go once the replay is over (or has failed). Objects

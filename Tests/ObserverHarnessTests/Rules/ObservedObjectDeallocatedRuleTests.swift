@@ -21,6 +21,35 @@ extension Rules {
                                                   channel: "currentTime", step: 3, site: "ProgressView.swift:31"))
         }
 
+        /// An object observing itself is an observer registered on it.
+        @Test func observedObjectDeallocatedFiresWhenAnObjectObservingItselfIsFreedStillRegistered() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "editor" },
+                  { "op": "observe", "registry": "center", "observer": "editor", "channel": "DidSave",
+                    "sender": "editor", "handler": [], "site": "Editor.swift:15" },
+                  { "op": "release", "object": "editor" }
+                ]
+                """).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.shape == FindingShape(objects: ["editor"], registry: "center",
+                                                  channel: "DidSave", step: 2, site: "Editor.swift:15"))
+            #expect(finding.message.contains("still observed \"DidSave\" from itself"))
+        }
+
+        @Test func observedObjectDeallocatedIgnoresAnObjectObservingItselfThatRemovesItsObservationFirst() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "editor" },
+                  { "op": "observe", "registry": "center", "observer": "editor", "channel": "DidSave",
+                    "sender": "editor", "handler": [] },
+                  { "op": "remove", "registry": "center", "observer": "editor" },
+                  { "op": "release", "object": "editor" }
+                ]
+                """).report()
+            #expect(report.findings(of: Self.rule).isEmpty)
+        }
+
         @Test func observedObjectDeallocatedFiresWhenTheSenderFilterOfALiveObserverDeallocates() throws {
             let report = try InlineScenario("""
                 [

@@ -40,21 +40,25 @@ struct ObservedObjectDeallocatedRule: Rule {
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         for registration in trace.registrationsInOrder {
             guard !registration.isDelegate, registration.sender != 0,
-                  registration.sender != registration.observer,
                   let deallocation = trace.lifetimes[Int(registration.sender)].deallocSequence,
                   registration.isActive(at: deallocation) else { continue }
             let info = trace.registryInfo(registration.registry)
+            // An object observing itself is an observer registered on it: freed
+            // still registered, it is this rule's, whatever the hold.
+            let observesItself = registration.sender == registration.observer
             // A weakly held observer that is already gone no longer cares.
-            if registration.hold == .weak, info.kind != .property,
+            if !observesItself, registration.hold == .weak, info.kind != .property,
                trace.lifetimes[Int(registration.observer)].isDeallocated(at: deallocation) { continue }
+            let observer = observesItself ? "it" : trace.describe(registration.observer)
             let what = info.kind == .property
-                ? "\(trace.describe(registration.observer)) still observed its \(trace.quoted(registration.channel))"
-                : "\(trace.describe(registration.observer)) still observed \(registration.anyChannel ? "its notifications" : trace.quoted(registration.channel)) from it"
+                ? "\(observer) still observed its \(trace.quoted(registration.channel))"
+                : "\(observer) still observed \(registration.anyChannel ? "its notifications" : trace.quoted(registration.channel)) from \(observesItself ? "itself" : "it")"
             findings.append(finding(
                 "\(trace.describe(registration.sender)) deallocated while \(what) in \(info.name) "
                     + "(added at \(siteText(trace, registration.site)))",
                 registry: info.name, channel: registration.anyChannel ? nil : trace.string(registration.channel),
-                objects: [trace.name(registration.sender), trace.name(registration.observer)],
+                objects: observesItself ? [trace.name(registration.sender)]
+                    : [trace.name(registration.sender), trace.name(registration.observer)],
                 step: trace.step(of: deallocation), site: trace.site(registration.site),
                 location: trace.location(registration.site), events: [registration.addSequence, deallocation]))
         }

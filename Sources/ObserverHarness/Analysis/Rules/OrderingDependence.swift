@@ -1,8 +1,8 @@
 /// The outcome depends on the order of deliveries or of concurrent steps.
-/// Only replay can show it: the replayer explores orders and reports findings
-/// with this descriptor.
-enum OrderingDependence {
-    static let descriptor = RuleDescriptor(
+/// One trace cannot show it: the rule judges two explored replays whose
+/// outcomes differ (a ``Divergence``).
+struct OrderingDependenceRule: Rule {
+    let descriptor = RuleDescriptor(
         id: "ordering-dependence", severity: .error, category: .delivery,
         summary: "The outcome depends on the order of deliveries or of concurrent steps.",
         explanation: """
@@ -40,4 +40,28 @@ enum OrderingDependence {
                 ]
                 """),
         ])
+
+    func check(_ trace: TraceIndex, into findings: inout [Finding]) {}
+
+    func check(_ divergence: Divergence, into findings: inout [Finding]) {
+        guard !divergence.differences.isEmpty else { return }
+        let what = divergence.differences.prefix(3).map { "\($0.what) is \($0.first) vs \($0.other)" }
+            .joined(separator: "; ")
+        let more = divergence.differences.count > 3 ? " (and \(divergence.differences.count - 3) more)" : ""
+        switch divergence.cause {
+        case .deliveryOrder(let registry, let channel, let receivers, let reordered):
+            findings.append(finding(
+                "The outcome of one post of \"\(channel)\" depends on delivery order: "
+                    + "\(receivers.joined(separator: " then ")) gives one result, "
+                    + "\(reordered.joined(separator: " then ")) another: \(what)\(more).",
+                registry: registry, channel: channel, objects: receivers, step: divergence.step,
+                site: divergence.site, events: divergence.events))
+        case .interleaving(let first, let other):
+            let step = divergence.step.map(String.init) ?? "?"
+            findings.append(finding(
+                "The outcome of the concurrent branches of step \(step) depends on their interleaving: "
+                    + "\(first) gives one result, \(other) another: \(what)\(more).",
+                step: divergence.step, site: divergence.site, events: divergence.events))
+        }
+    }
 }
