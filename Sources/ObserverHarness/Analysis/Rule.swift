@@ -111,6 +111,7 @@ public enum RuleCatalog {
         SingleReceiverBroadcastRule(),
         UnobservedPostRule(),
         ChannelNameTypoRule(),
+        ValueObjectFilterRule(),
     ]
 
     /// Every rule's descriptor, in catalogue order.

@@ -138,6 +138,9 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     static let byToken = EventFlags(rawValue: 1 << 5)
     /// `dealloc`: found by a weak reference, not observed in deinit.
     static let detectedLate = EventFlags(rawValue: 1 << 6)
+    /// `track`: the object is the box of a value given as a notification's
+    /// `object:` (shares its bit with ``detectedLate``, which only `dealloc` uses).
+    static let boxedValue = EventFlags(rawValue: 1 << 6)
     /// `remove`: the observer-wide form (`removeObserver(_:)`), no channel given.
     static let allChannels = EventFlags(rawValue: 1 << 7)
 

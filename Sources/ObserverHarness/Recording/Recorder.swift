@@ -231,6 +231,28 @@ final class Recorder: @unchecked Sendable {
     /// references before `deinit` runs, so an observer removing itself in its
     /// deinit looks gone; a removal still means the object we knew at this
     /// address (as Foundation's address-keyed removal does).
+    /// The id of the box of a value given as a notification's `object:`:
+    /// named after the value and its Swift type, and marked as a value so
+    /// rules can tell it from an object. A box already known (a small cached
+    /// number boxes to one shared object) keeps its id.
+    func valueObjectID(for box: AnyObject, typeName: String, label: String, site: CodeLocation) -> UInt32 {
+        let key = ObjectIdentifier(box)
+        lock.lock()
+        defer { lock.unlock() }
+        if let id = objectIDs[key] {
+            if liveObjects[id]?.object === box { return id }
+            appendDeallocLocked(id, flags: .detectedLate)
+        }
+        let id = UInt32(objects.count)
+        objects.append(ObjectInfo(typeName: typeName, label: label))
+        liveObjects[id] = WeakReference(box)
+        objectIDs[key] = id
+        _ = appendLocked(Event(kind: .track, flags: .boxedValue, site: siteID(locked: site),
+                               channel: strings.intern(typeName), object: id),
+                         context: ThreadContext.current)
+        return id
+    }
+
     func objectIDForRemoval(of object: AnyObject) -> UInt32 {
         let existing = lock.withLock { objectIDs[ObjectIdentifier(object)] }
         return existing ?? objectID(for: object)

@@ -1,23 +1,51 @@
 import Foundation
 
 /// A NotificationCenter drop-in that records every add, remove, post and
-/// delivery, and delivers by itself with Foundation's semantics:
+/// delivery, and delivers by itself as Foundation's center does:
 ///
-/// - `object:` filters by sender identity; a `nil` name observes every name;
+/// - `object:` filters by sender identity. A value (a string, a number, a
+///   struct) is boxed, as Foundation boxes it, and the box's identity is what
+///   counts: a value filter matches only a post that boxes to the very same
+///   object (a small cached number), and the harness reports it as
+///   `value-object-filter`;
+/// - a `nil` name observes every name;
 /// - delivery is synchronous, on the posting thread, in registration order
-///   (or the harness's ``DeliveryOrder``);
-/// - a block given a queue runs on that `OperationQueue`, and `post` waits;
+///   (Darwin's documented order; or the harness's ``DeliveryOrder``);
+/// - a block given a queue runs on that `OperationQueue`, and `post` waits
+///   until the queue has finished all its operations. The center holds the
+///   queue weakly: once nothing else keeps it, the block no longer runs;
 /// - a block registration ends only when its token is removed: removing "the
-///   observer" some other way matches nothing, as in Foundation;
+///   observer" some other way matches nothing, as in Foundation. The token
+///   does not keep the center alive, and a released center frees its blocks;
 /// - the observer form (``addObserver(_:name:object:fileID:filePath:line:column:handler:)``,
 ///   and the selector form on Apple platforms) holds the observer weakly and is
 ///   removed by observer.
 ///
+/// README's "Differences from Foundation" lists where it deliberately differs.
+///
 /// Get one from ``Harness/notificationCenter(_:order:)``.
 public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @unchecked Sendable {
-    enum Handler {
-        case block(@Sendable (Notification) -> Void, queue: OperationQueue?)
-        case method((AnyObject, Notification) -> Void)
+    struct Handler {
+        enum Body {
+            case block(@Sendable (Notification) -> Void, queue: QueueReference?)
+            case method((AnyObject, Notification) -> Void)
+        }
+        let body: Body
+        /// The box of a value given as `object:`. Foundation lets its box go at
+        /// once, so a later box may reuse the address and match by accident;
+        /// keeping it makes the filter match exactly what shares the box.
+        let filterBox: AnyObject?
+    }
+
+    /// Foundation holds a block's queue weakly.
+    final class QueueReference: @unchecked Sendable {
+        weak var queue: OperationQueue?
+        let objectID: UInt32
+
+        init(_ queue: OperationQueue, objectID: UInt32) {
+            self.queue = queue
+            self.objectID = objectID
+        }
     }
 
     let store: RegistrationStore<Handler>
@@ -38,10 +66,11 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
                             using block: @escaping @Sendable (Notification) -> Void) -> any NSObjectProtocol {
         let token = NotificationObserverToken(store: store)
         let tokenID = recorder.objectID(for: token, site: location)
-        let senderID = senderID(of: object)
+        let sender = senderIdentity(of: object, location: location)
+        let queueReference = queue.map { QueueReference($0, objectID: recorder.objectID(for: $0)) }
         let result = store.add(observer: nil, observerID: tokenID, hold: .strong, channel: name?.rawValue,
-                               senderID: senderID, tokenForm: true, dedupe: false, site: .location(location),
-                               handler: .block(block, queue: queue))
+                               senderID: sender.id, tokenForm: true, dedupe: false, site: .location(location),
+                               handler: Handler(body: .block(block, queue: queueReference), filterBox: sender.box))
         if case .added(let registration) = result { token.registrationID = registration.id }
         token.observerID = tokenID
         return token
@@ -65,9 +94,10 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     func addMethodObserver(_ observer: AnyObject, name: Notification.Name?, object: Any?, location: CodeLocation,
                            handler: @escaping (AnyObject, Notification) -> Void) {
         let observerID = recorder.objectID(for: observer, site: location)
+        let sender = senderIdentity(of: object, location: location)
         _ = store.add(observer: observer, observerID: observerID, hold: .weak, channel: name?.rawValue,
-                      senderID: senderID(of: object), tokenForm: false, dedupe: false, site: .location(location),
-                      handler: .method(handler))
+                      senderID: sender.id, tokenForm: false, dedupe: false, site: .location(location),
+                      handler: Handler(body: .method(handler), filterBox: sender.box))
     }
 
     #if canImport(ObjectiveC)
@@ -89,10 +119,15 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     }
 
     public func removeObserver(_ observer: Any, name: Notification.Name?, object: Any?, location: CodeLocation) {
-        if let token = observer as? NotificationObserverToken, token.store === store {
-            // As in Foundation, a name or object given must match the block registration's own.
-            store.remove(registrationID: token.registrationID, observerID: token.observerID, channel: name?.rawValue,
-                         senderID: senderID(of: object), site: .location(location))
+        let senderID = object.map { senderIdentity(of: $0, location: location).id } ?? 0
+        if let token = observer as? NotificationObserverToken {
+            // As in Foundation, a name or object given must match the block
+            // registration's own. Another center's token matches nothing here
+            // (Foundation would remove this center's registration that has the
+            // same internal key): recorded as an unbalanced removal.
+            let registrationID = token.store === store ? token.registrationID : 0
+            store.remove(registrationID: registrationID, observerID: token.observerID, channel: name?.rawValue,
+                         senderID: senderID, site: .location(location))
             return
         }
         guard let target = classInstance(observer) else {
@@ -100,30 +135,49 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
             return
         }
         store.remove(observerID: recorder.objectIDForRemoval(of: target), channel: name?.rawValue,
-                     senderID: senderID(of: object), site: .location(location))
+                     senderID: senderID, site: .location(location))
     }
 
     // MARK: Posting
 
     public func post(_ notification: Notification, location: CodeLocation) {
-        let senderID = senderID(of: notification.object)
-        store.post(channel: notification.name.rawValue, senderID: senderID, site: .location(location)) {
+        let sender = notification.object.map { senderIdentity(of: $0, location: location) }
+        store.post(channel: notification.name.rawValue, senderID: sender?.id ?? 0, site: .location(location)) {
             registration, observer, delivery in
-            switch registration.handler {
-            case .method(let handler):
-                if let observer { handler(observer, notification) }
-            case .block(let block, let queue):
-                guard let queue, queue !== OperationQueue.current else {
-                    block(notification)
-                    return
-                }
-                // `post` waits for the operation, so the notification is not
-                // shared with the posting thread while the block runs.
-                nonisolated(unsafe) let sent = notification
-                let recorder = self.recorder
-                queue.addOperations([BlockOperation { recorder.withFrame(delivery) { block(sent) } }],
-                                    waitUntilFinished: true)
+            deliver(notification, to: registration, observer: observer, delivery: delivery)
+        }
+        // A posted value's box must outlive the post, or a box made during
+        // delivery could take its address (and its id).
+        withExtendedLifetime(sender) {}
+    }
+
+    private func deliver(_ notification: Notification, to registration: Registration<Handler>, observer: AnyObject?,
+                         delivery: UInt32) {
+        switch registration.handler.body {
+        case .method(let handler):
+            if let observer { handler(observer, notification) }
+        case .block(let block, let reference):
+            guard let reference else {
+                block(notification)
+                return
             }
+            guard let queue = reference.queue else {
+                // Foundation's weak queue is gone: the block never runs again.
+                recorder.record(Event(kind: .deliverSkipped, registry: store.registryID, object: reference.objectID,
+                                      registration: registration.id))
+                return
+            }
+            guard queue !== OperationQueue.current else {
+                block(notification)
+                return
+            }
+            // `post` waits for the whole queue, as Foundation's does, so the
+            // notification is not shared with the posting thread while the
+            // block runs.
+            nonisolated(unsafe) let sent = notification
+            let recorder = self.recorder
+            queue.addOperation { recorder.withFrame(delivery) { block(sent) } }
+            queue.waitUntilAllOperationsAreFinished()
         }
     }
 
@@ -136,9 +190,25 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
 
     // MARK: Helpers
 
-    private func senderID(of object: Any?) -> UInt32 {
-        guard let object, let instance = classInstance(object) else { return 0 }
-        return recorder.objectID(for: instance)
+    /// The recorder's id of `object:`, and the box that carries a value's
+    /// identity (kept by a registration, so the box lives as long as its filter).
+    private func senderIdentity(of object: Any?, location: CodeLocation) -> (id: UInt32, box: AnyObject?) {
+        guard let object else { return (0, nil) }
+        if let instance = classInstance(object) { return (recorder.objectID(for: instance), nil) }
+        let box = object as AnyObject
+        return (recorder.valueObjectID(for: box, typeName: String(describing: type(of: object)),
+                                       label: ValueDescription.of(object), site: location), box)
+    }
+}
+
+extension InstrumentedNotificationCenter: Hashable {
+    /// Centers are equal when they are the same center, as Foundation's are.
+    public static func == (lhs: InstrumentedNotificationCenter, rhs: InstrumentedNotificationCenter) -> Bool {
+        lhs === rhs
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
     }
 }
 
@@ -147,11 +217,29 @@ func classInstance(_ value: Any) -> AnyObject? {
     type(of: value) is AnyClass ? value as AnyObject : nil
 }
 
+/// How a value given as `object:` is named in reports: short, and quoted when it is text.
+enum ValueDescription {
+    static let limit = 40
+
+    static func of(_ value: Any) -> String {
+        let text: String
+        if let string = value as? String {
+            text = "\"" + string + "\""
+        } else {
+            text = String(describing: value)
+        }
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit - 1)) + "…"
+    }
+}
+
 /// The token a block registration returns. Only removing it ends the
 /// registration; if its last reference goes while the registration is
-/// active, that is recorded as a discarded token.
+/// active, that is recorded as a discarded token. It holds its center's
+/// registrations weakly, as Foundation's token does: a released center frees
+/// the blocks even while a token is kept.
 final class NotificationObserverToken: NSObject, @unchecked Sendable {
-    let store: RegistrationStore<InstrumentedNotificationCenter.Handler>
+    weak var store: RegistrationStore<InstrumentedNotificationCenter.Handler>?
     // Written once, before the token is returned.
     var registrationID: UInt32 = 0
     var observerID: UInt32 = 0
@@ -161,6 +249,6 @@ final class NotificationObserverToken: NSObject, @unchecked Sendable {
     }
 
     deinit {
-        store.tokenDropped(registrationID: registrationID, observerID: observerID)
+        store?.tokenDropped(registrationID: registrationID, observerID: observerID)
     }
 }
