@@ -95,6 +95,9 @@ struct TraceIndex {
     private(set) var invocations: [Invocation] = []
     private(set) var retains: [(holder: UInt32, target: UInt32, sequence: Int)] = []
     private(set) var cycleCuts: [Int] = []
+    /// `deliverSkipped` inside a delivery: a block whose weakly held queue
+    /// was gone did not run (`object` is the queue).
+    private(set) var queueGoneSkips: [Int] = []
     /// Numbers every (registry, channel) pair posted or registered, so rules
     /// keep per-channel state in arrays rather than hash per post.
     private var channels: PairNumbering
@@ -169,6 +172,8 @@ struct TraceIndex {
             case .deliver, .deliverSkipped, .deliverToDead:
                 if event.cause != Event.none, let index = postIndex(ofSequence: Int(event.cause)) {
                     posts[index].deliveries.append(sequence)
+                } else if event.kind == .deliverSkipped {
+                    queueGoneSkips.append(sequence)
                 }
                 if event.kind == .deliverToDead, let slot = registrationSlots[event.registration] {
                     registrationRecords[slot].deadDeliveries.append(sequence)

@@ -235,7 +235,7 @@ final class Recorder: @unchecked Sendable {
     /// named after the value and its Swift type, and marked as a value so
     /// rules can tell it from an object. A box already known (a small cached
     /// number boxes to one shared object) keeps its id.
-    func valueObjectID(for box: AnyObject, typeName: String, label: String, site: CodeLocation) -> UInt32 {
+    func valueObjectID(for box: AnyObject, typeName: String, label: String, site: SiteReference) -> UInt32 {
         let key = ObjectIdentifier(box)
         lock.lock()
         defer { lock.unlock() }
@@ -247,7 +247,7 @@ final class Recorder: @unchecked Sendable {
         objects.append(ObjectInfo(typeName: typeName, label: label))
         liveObjects[id] = WeakReference(box)
         objectIDs[key] = id
-        _ = appendLocked(Event(kind: .track, flags: .boxedValue, site: siteID(locked: site),
+        _ = appendLocked(Event(kind: .track, flags: .boxedValue, site: siteIDLocked(site),
                                channel: strings.intern(typeName), object: id),
                          context: ThreadContext.current)
         return id

@@ -197,7 +197,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         if let instance = classInstance(object) { return (recorder.objectID(for: instance), nil) }
         let box = object as AnyObject
         return (recorder.valueObjectID(for: box, typeName: String(describing: type(of: object)),
-                                       label: ValueDescription.of(object), site: location), box)
+                                       label: ValueDescription.of(object), site: .location(location)), box)
     }
 }
 
@@ -222,12 +222,10 @@ enum ValueDescription {
     static let limit = 40
 
     static func of(_ value: Any) -> String {
-        let text: String
-        if let string = value as? String {
-            text = "\"" + string + "\""
-        } else {
-            text = String(describing: value)
-        }
+        cut(value is String ? "\"\(value)\"" : String(describing: value))
+    }
+
+    static func cut(_ text: String) -> String {
         guard text.count > limit else { return text }
         return String(text.prefix(limit - 1)) + "…"
     }

@@ -27,6 +27,7 @@ final class Replay {
     private var stores: [String: RegistrationStore<ReplayResponse>] = [:]
     private var slots: [String: ObjectSlot] = [:]
     private var tokens: [String: ScenarioToken] = [:]
+    private var valueBoxes: [AnyObject] = []
     private var delegates: [DelegateKey: Registration<ReplayResponse>] = [:]
     private var state: [String: JSONValue] = [:]
     private var reads: [String: JSONValue] = [:]
@@ -160,9 +161,10 @@ final class Replay {
         case .dropToken(let token):
             tokens[token] = nil
 
-        case .post(let registry, let channel, let sender, let payload):
+        case .post(let registry, let channel, let sender, let payload, let senderValue):
             guard let store = stores[registry] else { return }
-            let senderID = sender.flatMap { resolve($0, frame)?.id } ?? 0
+            let senderID = senderValue.map { valueSenderID($0, site: site) }
+                ?? sender.flatMap { resolve($0, frame)?.id } ?? 0
             deliver(store, kind: .post, channel: channel ?? "", senderID: senderID, site: site, payload: payload)
 
         case .set(let registry, let objectName, let property, let value):
@@ -237,7 +239,8 @@ final class Replay {
         guard let store = stores[observation.registry],
               let declaration = scenario.registries[observation.registry],
               let observer = resolve(observation.observer, frame), let object = observer.object else { return }
-        let senderID = observation.sender.flatMap { resolve($0, frame)?.id } ?? 0
+        let senderID = observation.senderValue.map { valueSenderID($0, site: site) }
+            ?? observation.sender.flatMap { resolve($0, frame)?.id } ?? 0
         let response: ReplayResponse = switch observation.response {
         case .handler(let handler): .handler(handler)
         case .method(let method): .method(method)
@@ -261,6 +264,24 @@ final class Replay {
         }
     }
 
+    /// A `senderValue`, boxed as Foundation boxes a value given as `object:`
+    /// (a small number shares one cached box; anything else gets a new one).
+    /// The box is kept for the replay, so no later box takes its address.
+    private func valueSenderID(_ value: JSONValue, site: UInt32) -> UInt32 {
+        let (swiftValue, typeName): (Any, String) = switch value {
+        case .string(let string): (string, "String")
+        case .int(let int): (int, "Int")
+        case .double(let double): (double, "Double")
+        case .bool(let bool): (bool, "Bool")
+        case .null, .array, .object: (value, "JSON value")
+        }
+        let box = swiftValue as AnyObject
+        valueBoxes.append(box)
+        let label = swiftValue is JSONValue ? value.serialized(.compact) : ValueDescription.of(swiftValue)
+        return recorder.valueObjectID(for: box, typeName: typeName, label: ValueDescription.cut(label),
+                                      site: .interned(site))
+    }
+
     private func remove(_ removal: Removal, frame: Frame?, site: UInt32) {
         guard let store = stores[removal.registry] else { return }
         if let token = removal.token {
@@ -270,7 +291,8 @@ final class Replay {
             return
         }
         guard let observerName = removal.observer, let observer = resolve(observerName, frame) else { return }
-        let senderID = removal.sender.flatMap { resolve($0, frame)?.id } ?? 0
+        let senderID = removal.senderValue.map { valueSenderID($0, site: site) }
+            ?? removal.sender.flatMap { resolve($0, frame)?.id } ?? 0
         store.remove(observerID: observer.id, channel: removal.channel, senderID: senderID, site: .interned(site),
                      includingTokenForm: store.kind != .notificationCenter)
     }

@@ -58,7 +58,8 @@ struct Step: Sendable {
         case observe(Observation)
         case remove(Removal)
         case dropToken(String)
-        case post(registry: String, channel: String?, sender: String?, payload: JSONValue)
+        /// `senderValue`: a value given as a notification's `object:`.
+        case post(registry: String, channel: String?, sender: String?, payload: JSONValue, senderValue: JSONValue? = nil)
         case set(registry: String, object: String, property: String, value: ValueExpression)
         case setDelegate(registry: String, owner: String, delegate: String?, hold: Hold?)
         case callDelegate(registry: String, owner: String, method: String, payload: JSONValue)
@@ -79,6 +80,8 @@ struct Observation: Sendable {
     let response: Response
     let hold: Hold?
     let token: String?
+    /// A value given as a notification's `object:` filter (`senderValue`).
+    var senderValue: JSONValue? = nil
 
     enum Response: Sendable {
         case handler(Handler)
@@ -95,6 +98,8 @@ struct Removal: Sendable {
     /// cannot be removed by name, so absence and null differ).
     let channelGiven: Bool
     let sender: String?
+    /// A value given as the removal's `object:` (`senderValue`).
+    var senderValue: JSONValue? = nil
 }
 
 /// A handler or method body: effects run in order.

@@ -65,5 +65,77 @@ extension Rules {
             center.removeObserver(token)
             #expect(harness.analyze().findings(of: Self.rule).count == 1)
         }
+    
+        // MARK: Scenarios
+
+        @Test func valueObjectFilterFiresForAScenarioSenderValueAtObserveAndPost() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
+                    "senderValue": "cart-1", "token": "t", "handler": [ { "increment": "badge.count" } ],
+                    "site": "CartBadge.swift:14" },
+                  { "op": "post", "registry": "center", "channel": "CartChanged", "senderValue": "cart-1",
+                    "site": "Cart.swift:41" },
+                  { "op": "remove", "registry": "center", "token": "t" }
+                ]
+                """).report()
+            let findings = report.findings(of: Self.rule)
+            #expect(findings.map(\.shape) == [
+                FindingShape(objects: ["\"cart-1\""], registry: "center", channel: "CartChanged", step: 1,
+                             site: "CartBadge.swift:14"),
+                FindingShape(objects: ["\"cart-1\""], registry: "center", channel: "CartChanged", step: 2,
+                             site: "Cart.swift:41"),
+            ])
+        }
+
+        @Test func valueObjectFilterIgnoresAScenarioSenderObject() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
+                    "sender": "cart", "token": "t", "handler": [ { "increment": "badge.count" } ] },
+                  { "op": "post", "registry": "center", "channel": "CartChanged", "sender": "cart" },
+                  { "op": "remove", "registry": "center", "token": "t" }
+                ]
+                """).report()
+            report.expectNone(of: Self.rule)
+        }
+
+        @Test func scenarioSenderValueMatchesOnlyWhatBoxesToTheSameObject() throws {
+            // A string boxes anew each time; a small integer boxes to one
+            // cached number on this platform's Foundation, as the live
+            // differential test checks against Foundation itself.
+            let state = try InlineScenario("""
+                [
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "center", "observer": "badge", "channel": "C",
+                    "senderValue": "cart-1", "token": "byString", "handler": [ { "increment": "string" } ] },
+                  { "op": "post", "registry": "center", "channel": "C", "senderValue": "cart-1" },
+                  { "op": "remove", "registry": "center", "token": "byString" },
+                  { "op": "post", "registry": "center", "channel": "C" }
+                ]
+                """).finalState()
+            #expect(state["string"] == nil)
+        }
+
+        @Test func senderValueIsRejectedOutsideANotificationCenterOrBesideASender() {
+            for (steps, message) in [
+                (#"[ { "op": "create", "object": "a" }, { "op": "post", "registry": "subject", "senderValue": 1 } ]"#,
+                 "\"senderValue\" belongs to notification-center registries"),
+                (#"[ { "op": "create", "object": "a" }, { "op": "post", "registry": "center", "channel": "C", "sender": "a", "senderValue": 1 } ]"#,
+                 "give \"sender\" (an object) or \"senderValue\" (a value), not both"),
+                (#"[ { "op": "post", "registry": "center", "channel": "C", "senderValue": null } ]"#,
+                 "\"senderValue\" must be a value"),
+            ] {
+                #expect(throws: InputError.self) { try InlineScenario(steps).parse() }
+                do {
+                    _ = try InlineScenario(steps).parse()
+                } catch {
+                    #expect(error.description.contains(message), "\(error.description)")
+                }
+            }
+        }
     }
 }

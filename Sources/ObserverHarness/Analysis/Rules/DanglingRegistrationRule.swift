@@ -63,5 +63,31 @@ struct DanglingRegistrationRule: Rule {
                 site: trace.site(registration.site), location: trace.location(registration.site),
                 events: [registration.addSequence, deallocation]))
         }
+        reportQueuesGone(trace, into: &findings)
+    }
+
+    /// A block registration whose queue deallocated: Foundation holds the
+    /// queue weakly, so the block silently stopped running. The drop-in does
+    /// the same, and says so here rather than letting a test pass on it.
+    private func reportQueuesGone(_ trace: TraceIndex, into findings: inout [Finding]) {
+        var reported = Set<UInt32>()
+        for skip in trace.queueGoneSkips {
+            let event = trace.events[skip]
+            guard reported.insert(event.registration).inserted,
+                  let registration = trace.registration(event.registration) else { continue }
+            let postSite = trace.post(ofDelivery: Int(event.cause)).map { " (first skipped at \(siteText(trace, $0.site)))" } ?? ""
+            findings.append(finding(
+                "The queue \(trace.describe(event.object)) of \(trace.describe(registration.observer))"
+                    + "\(trace.forChannel(registration)) in \(trace.registryName(registration.registry)) deallocated "
+                    + "while the registration was active: Foundation holds a block's queue weakly, so the block no "
+                    + "longer runs\(postSite).",
+                registry: trace.registryName(registration.registry),
+                channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                objects: [trace.name(registration.observer), trace.name(event.object)], step: trace.step(of: skip),
+                site: trace.site(registration.site), location: trace.location(registration.site),
+                events: [registration.addSequence, skip],
+                fix: "Keep the OperationQueue alive as long as the registration (a property of the observing "
+                    + "object), or remove the token before the queue goes."))
+        }
     }
 }

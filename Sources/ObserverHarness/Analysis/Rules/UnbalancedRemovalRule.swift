@@ -53,8 +53,13 @@ struct UnbalancedRemovalRule: Rule {
         for sequence in unmatched {
             byObserver[Key(registry: trace.events[sequence].registry, observer: trace.events[sequence].object)] = []
         }
+        let unmatchedObservers = Set(unmatched.map { trace.events[$0].object })
+        var tokenRegistry: [UInt32: UInt32] = [:]
         for registration in trace.registrationsInOrder where !registration.isDelegate {
             byObserver[Key(registry: registration.registry, observer: registration.observer)]?.append(registration)
+            if registration.tokenForm, unmatchedObservers.contains(registration.observer) {
+                tokenRegistry[registration.observer] = registration.registry
+            }
         }
         for sequence in unmatched {
             let event = trace.events[sequence]
@@ -73,6 +78,7 @@ struct UnbalancedRemovalRule: Rule {
             }
             if event.flags.contains(.byToken), let earlier = history.first(where: { ($0.removeSequence ?? .max) < sequence }) {
                 reason = "the token was already removed at \(siteText(trace, trace.events[earlier.removeSequence!].site))"
+                    + " (Foundation on Linux may remove a newer registration that reuses the token's internal key)"
                 fix = "Remove a token once; set the stored token to nil after removing it."
             } else if let block = history.first(where: { $0.tokenForm && $0.isActive(at: sequence) }) {
                 reason = "its registration at \(siteText(trace, block.site)) is the block form, which only removing "
@@ -81,6 +87,11 @@ struct UnbalancedRemovalRule: Rule {
             } else if let earlier = history.last(where: { ($0.removeSequence ?? .max) < sequence }) {
                 reason = "it was already removed at \(siteText(trace, trace.events[earlier.removeSequence!].site))"
                 fix = "Remove once: track whether the observer is registered, or remove in exactly one place."
+            } else if history.isEmpty, event.flags.contains(.byToken),
+                      let home = tokenRegistry[observer], home != event.registry {
+                reason = "the token belongs to \(trace.registryName(home)), another center (Foundation on Linux "
+                    + "removes this center's registration that happens to share the token's internal key instead)"
+                fix = "Remove a token from the center that returned it."
             } else if history.isEmpty {
                 reason = "it was never registered here"
             }

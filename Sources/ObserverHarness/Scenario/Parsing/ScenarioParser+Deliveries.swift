@@ -11,7 +11,8 @@ extension ScenarioParser {
         if registry.kind == .subject { channel = channel ?? "" }
         let sender = try optionalObjectName(object, "sender", context: context, validator: validator)
         return .post(registry: registry.name, channel: channel, sender: sender,
-                     payload: object.node("payload")?.value ?? .null)
+                     payload: object.node("payload")?.value ?? .null,
+                     senderValue: try senderValue(object, registry: registry.kind))
     }
 
     func set(_ object: JSONFields, context: Context, validator: NameValidator) throws(InputError) -> Step.Operation {

@@ -42,13 +42,14 @@ extension ScenarioParser {
         }
         let token = try object.optionalString("token")?.value
         return Observation(registry: registry.name, observer: observer, channel: channel, sender: sender,
-                           response: response, hold: try hold(object), token: token)
+                           response: response, hold: try hold(object), token: token,
+                           senderValue: try senderValue(object, registry: registry.kind))
     }
 
     func removal(_ object: JSONFields, context: Context, validator: NameValidator) throws(InputError) -> Removal {
         let registry = try self.registry(object, kinds: [.notificationCenter, .subject, .property], op: .remove)
         if object.has("token") {
-            for key in ["observer", "channel", "sender", "object", "property"] where object.has(key) {
+            for key in ["observer", "channel", "sender", "senderValue", "object", "property"] where object.has(key) {
                 throw error("remove by \"token\" or by \"observer\", not both", at: object.keyOffset(key))
             }
             return Removal(registry: registry.name, token: try token(object), observer: nil, channel: nil,
@@ -74,6 +75,25 @@ extension ScenarioParser {
         let channel = try object.optionalString("channel")?.value
         return Removal(registry: registry.name, token: nil, observer: observer, channel: channel,
                        channelGiven: channel != nil,
-                       sender: try optionalObjectName(object, "sender", context: context, validator: validator))
+                       sender: try optionalObjectName(object, "sender", context: context, validator: validator),
+                       senderValue: try senderValue(object, registry: registry.kind))
+    }
+
+    /// `senderValue`: a value (string, number, boolean, list, object) given
+    /// as a notification's `object:`, where `sender` names an object.
+    func senderValue(_ object: JSONFields, registry: RegistryKind) throws(InputError) -> JSONValue? {
+        guard let node = object.node("senderValue") else { return nil }
+        guard registry == .notificationCenter else {
+            throw error("\"senderValue\" belongs to notification-center registries; this one is a \(registry.rawValue)",
+                        at: object.keyOffset("senderValue"))
+        }
+        if object.has("sender") {
+            throw error("give \"sender\" (an object) or \"senderValue\" (a value), not both",
+                        at: object.keyOffset("senderValue"))
+        }
+        if node.value.isNull {
+            throw error("\"senderValue\" must be a value; leave it out for no sender", at: node.offset)
+        }
+        return node.value
     }
 }

@@ -14,11 +14,11 @@ enum StepKind: String, CaseIterable {
         case .create: ["object", "type", "methods"]
         case .release: ["object"]
         case .retain: ["holder", "target"]
-        case .observe: ["registry", "observer", "channel", "sender", "object", "property", "handler", "method", "hold",
+        case .observe: ["registry", "observer", "channel", "sender", "senderValue", "object", "property", "handler", "method", "hold",
                         "token"]
-        case .remove: ["registry", "token", "observer", "channel", "sender", "object", "property"]
+        case .remove: ["registry", "token", "observer", "channel", "sender", "senderValue", "object", "property"]
         case .dropToken: ["token"]
-        case .post: ["registry", "channel", "sender", "payload"]
+        case .post: ["registry", "channel", "sender", "senderValue", "payload"]
         case .set: ["registry", "object", "property", "value"]
         case .setDelegate: ["registry", "owner", "delegate", "hold"]
         case .callDelegate: ["registry", "owner", "method", "payload"]
