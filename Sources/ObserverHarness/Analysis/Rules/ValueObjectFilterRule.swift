@@ -3,7 +3,7 @@
 /// filter matches only when two boxes happen to be one object.
 struct ValueObjectFilterRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "value-object-filter", severity: .warning,
+        id: "value-object-filter", severity: .warning, category: .registration,
         summary: "A value (struct, enum, string, number) was given as a notification's object:.",
         explanation: """
             NotificationCenter filters by the sender's identity. A value has none, so Foundation boxes it and \
@@ -13,7 +13,39 @@ struct ValueObjectFilterRule: Rule {
             as a random one.
             """,
         fix: "Filter on an object (the sender instance itself), or post the value in userInfo and check it "
-            + "inside the handler.")
+            + "inside the handler.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "badge" },
+                  ↓{ "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
+                    "senderValue": "cart-1", "token": "badgeToken", "handler": [ { "increment": "badge.count" } ] },
+                  { "op": "remove", "registry": "center", "token": "badgeToken" }
+                ]
+                """),
+            RuleExample("""
+                [
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
+                    "token": "badgeToken", "handler": [ { "increment": "badge.count" } ] },
+                  ↓{ "op": "post", "registry": "center", "channel": "CartChanged", "senderValue": 42 },
+                  { "op": "remove", "registry": "center", "token": "badgeToken" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
+                    "sender": "cart", "token": "badgeToken", "handler": [ { "increment": "badge.count" } ] },
+                  { "op": "post", "registry": "center", "channel": "CartChanged", "sender": "cart",
+                    "payload": { "id": "cart-1" } },
+                  { "op": "remove", "registry": "center", "token": "badgeToken" }
+                ]
+                """),
+        ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         var reported = Set<Key>()
