@@ -66,8 +66,7 @@ private func check(_ report: Report, _ expectation: FindingExpectation, here: Co
         }
     }
     for finding in unexpected {
-        var message = "\(finding.severity.rawValue): \(finding.message) [\(finding.rule)]"
-        if let fix = finding.fix { message += "\nfix: \(fix)" }
+        var message = [finding.line(withSite: false), finding.fixLine].compactMap { $0 }.joined(separator: "\n")
         if expectation.required[finding.rule] != nil {
             message += "\n(expected \(expectation.required[finding.rule]!) \(finding.rule) finding(s); this is one more)"
         }

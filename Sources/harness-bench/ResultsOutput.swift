@@ -29,6 +29,7 @@ extension Results {
         if let trace {
             value["trace_write_events_per_second"] = .int(Int(trace.writePerSecond))
             value["trace_read_events_per_second"] = .int(Int(trace.readPerSecond))
+            value["json_parse_lines_per_second"] = .int(Int(trace.parsePerSecond))
             value["analyze_cli_seconds"] = trace.cliSeconds.map { .double(rounded($0, 3)) } ?? .null
             value["analyze_cli_peak_rss_bytes_per_event"] = trace.cliPeakBytesPerEvent.map { .double(rounded($0, 1)) }
                 ?? .null
@@ -101,6 +102,7 @@ extension Results {
         out += columns(["measure", "result"], [
             ["write (encode + file)", format(trace.writePerSecond / 1e6, "%.2f M events/s")],
             ["read (file + parse)", format(trace.readPerSecond / 1e6, "%.2f M events/s")],
+            ["JSON parser alone, line by line", format(trace.parsePerSecond / 1e6, "%.2f M lines/s")],
             ["harness-cli analyze, wall time", trace.cliSeconds.map { format($0, "%.2f s") } ?? "n/a"],
             ["harness-cli analyze, peak RSS per event",
              trace.cliPeakBytesPerEvent.map { format($0, "%.1f B") } ?? "n/a"],

@@ -11,6 +11,8 @@ struct TraceBenchmark {
         let bytes: Int
         let writePerSecond: Double
         let readPerSecond: Double
+        /// The general JSON parser alone (`JSONParser.parseValue`), one trace line at a time.
+        let parsePerSecond: Double
         /// nil when `harness-cli` is not built next to harness-bench.
         let cliSeconds: Double?
         let cliNote: String?
@@ -41,6 +43,17 @@ struct TraceBenchmark {
                 "harness-bench: read \(readCount) events back, wrote \(recording.eventCount)\n".utf8))
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let lines = try Data(contentsOf: url).split(separator: UInt8(ascii: "\n")).map { Array($0) }
+        var parsed = 0
+        let parseSeconds = Stopwatch.median(runs: options.traceRuns) {
+            Stopwatch.seconds {
+                parsed = 0
+                for line in lines where (try? JSONParser.parseValue(line)) != nil { parsed += 1 }
+            }
+        }
+        if parsed != lines.count {
+            FileHandle.standardError.write(Data("harness-bench: parsed \(parsed) of \(lines.count) trace lines\n".utf8))
+        }
         let (cliSeconds, cliNote) = cliWallTime(trace: url)
         var cliPeak: Double?
         let tiny = directory.appendingPathComponent("tiny.trace.jsonl")
@@ -53,6 +66,7 @@ struct TraceBenchmark {
         return Result(size: options.traceEvents, events: recording.eventCount, bytes: bytes,
                       writePerSecond: Double(recording.eventCount) / writeSeconds,
                       readPerSecond: Double(recording.eventCount) / readSeconds,
+                      parsePerSecond: Double(lines.count) / parseSeconds,
                       cliSeconds: cliSeconds, cliNote: cliNote, cliPeakBytesPerEvent: cliPeak)
     }
 

@@ -181,10 +181,10 @@ struct TraceIndex {
             case .increment, .stateSet, .append, .read:
                 effects.append(Effect(sequence: sequence, kind: event.kind, key: event.channel,
                                       value: event.registration,
-                                      broadcastDelivery: Self.broadcastDelivery(of: event, in: recording.events)))
+                                      broadcastDelivery: Self.broadcastDelivery(of: sequence, in: recording.events)))
             case .invoke:
                 invocations.append(Invocation(sequence: sequence, target: event.object, method: event.channel,
-                                              delegateDelivery: Self.delegateDelivery(of: event, in: recording.events)))
+                                              delegateDelivery: Self.delegateDelivery(of: sequence, in: recording.events)))
             case .step:
                 stepStarts.append((sequence, Int(event.registration)))
             case .cycleCut:
@@ -307,41 +307,37 @@ struct TraceIndex {
 
     /// The delivery of a post or property set whose handler (directly, or
     /// through invoked methods and delegate calls) emitted `event`.
-    private static func broadcastDelivery(of event: Event, in events: EventLog) -> Int? {
-        var cause = event.cause
-        var hops = 0
-        while cause != Event.none, hops < 10_000 {
-            let frame = events[Int(cause)]
+    private static func broadcastDelivery(of sequence: Int, in events: EventLog) -> Int? {
+        // A delegate delivery is passed through with its call.
+        var passingDelegateCall = false
+        for (cause, frame) in events.causes(of: sequence) {
             switch frame.kind {
             case .deliver:
-                let post = frame.cause == Event.none ? nil : events[Int(frame.cause)]
-                if post?.kind != .delegateCall { return Int(cause) }
-                cause = post?.cause ?? Event.none
+                guard frame.cause != Event.none, events[Int(frame.cause)].kind == .delegateCall else { return cause }
+                passingDelegateCall = true
+            case .delegateCall where passingDelegateCall:
+                passingDelegateCall = false
             case .invoke:
-                cause = frame.cause
+                break
             default:
                 return nil
             }
-            hops += 1
         }
         return nil
     }
 
     /// The delegate delivery an invocation was made from: directly, or from a
     /// method the delegate invoked on itself.
-    private static func delegateDelivery(of event: Event, in events: EventLog) -> Int? {
-        var cause = event.cause
+    private static func delegateDelivery(of sequence: Int, in events: EventLog) -> Int? {
         var viaTargets: [UInt32] = []
-        while cause != Event.none, viaTargets.count < 10_000 {
-            let frame = events[Int(cause)]
+        for (cause, frame) in events.causes(of: sequence) {
             if frame.kind == .deliver {
                 let post = frame.cause == Event.none ? nil : events[Int(frame.cause)]
                 guard post?.kind == .delegateCall, viaTargets.allSatisfy({ $0 == frame.object }) else { return nil }
-                return Int(cause)
+                return cause
             }
             guard frame.kind == .invoke else { return nil }
             viaTargets.append(frame.object)
-            cause = frame.cause
         }
         return nil
     }

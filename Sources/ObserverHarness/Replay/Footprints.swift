@@ -40,18 +40,13 @@ struct Footprints {
             let event = events[sequence]
             guard let touched = Self.resource(of: event) else { continue }
             // Credit the access to every decision delivery this event ran inside.
-            var cursor = sequence
-            var hops = 0
-            while hops < 10_000 {
-                if let (decision, receiver) = owners[cursor] {
-                    let previous = accesses[decision][receiver][touched.resource]
-                    accesses[decision][receiver][touched.resource] = Self.combine(previous, touched.access)
-                }
-                let cause = events[cursor].cause
-                guard cause != Event.none else { break }
-                cursor = Int(cause)
-                hops += 1
+            func credit(_ frame: Int) {
+                guard let (decision, receiver) = owners[frame] else { return }
+                let previous = accesses[decision][receiver][touched.resource]
+                accesses[decision][receiver][touched.resource] = Self.combine(previous, touched.access)
             }
+            credit(sequence)
+            for (frame, _) in events.causes(of: sequence) { credit(frame) }
         }
     }
 

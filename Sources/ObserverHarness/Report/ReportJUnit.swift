@@ -45,11 +45,7 @@ extension ReportSet {
 
     /// The text line format (`Cart.swift:12: error: … [rule] (step 3)` and the fix).
     private static func junitText(_ finding: Finding) -> String {
-        let place = finding.site.map { "\($0): " } ?? ""
-        let step = finding.step.map { " (step \($0))" } ?? ""
-        var text = "\(place)\(finding.severity.rawValue): \(finding.message) [\(finding.rule)]\(step)"
-        if let fix = finding.fix { text += "\nfix: \(fix)" }
-        return text
+        [finding.line(), finding.fixLine].compactMap { $0 }.joined(separator: "\n")
     }
 
     /// Escapes markup, and replaces what XML 1.0 cannot hold at all (control

@@ -13,11 +13,8 @@ extension Report {
             guard !group.isEmpty else { continue }
             lines.append("")
             for finding in group {
-                let place = finding.site.map { "\($0): " } ?? ""
-                let step = finding.step.map { " (step \($0))" } ?? ""
-                let repeats = finding.count > 1 ? " (×\(finding.count))" : ""
-                lines.append("\(place)\(severity.rawValue): \(finding.message) [\(finding.rule)]\(step)\(repeats)")
-                if let fix = finding.fix { lines.append("    fix: \(fix)") }
+                lines.append(finding.line())
+                if let fix = finding.fixLine { lines.append("    \(fix)") }
             }
         }
         if !suppressed.isEmpty {

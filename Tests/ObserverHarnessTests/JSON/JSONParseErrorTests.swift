@@ -146,7 +146,7 @@ import Testing
             == expected("nesting deeper than 0 levels", 0, 1, 1))
     }
 
-    @Test func inputLargerThanMaxBytesIsAnErrorAtMaxBytes() {
+    @Test(.tags(.stress)) func inputLargerThanMaxBytesIsAnErrorAtMaxBytes() {
         let limit = 16 << 20
         var bytes = [UInt8](repeating: UInt8(ascii: " "), count: limit + 1)
         bytes[0] = UInt8(ascii: "1")

@@ -4,7 +4,7 @@ import Testing
 
 /// Eight threads hammer one registry at once. Each thread works on its own
 /// channel, so what it should record is known exactly from what it did.
-@Suite struct RecorderThreadSafetyTests {
+@Suite(.tags(.stress)) struct RecorderThreadSafetyTests {
     static let threadCount = 8
     static let operationsPerThread = 5_000
 

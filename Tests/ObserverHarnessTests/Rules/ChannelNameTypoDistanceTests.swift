@@ -54,7 +54,7 @@ extension Rules {
 
         /// 600 posted and 600 observed long names that never meet: once
         /// 360 000 full tables of 80 × 80 cells, now a few cells each.
-        @Test(.timeLimit(.minutes(1)))
+        @Test(.timeLimit(.minutes(1)), .tags(.stress))
         func manyLongNamesAreComparedInNearLinearTime() throws {
             func name(_ prefix: String, _ index: Int) -> String {
                 String(repeating: prefix, count: 76) + String(index, radix: 26).uppercased()

@@ -59,19 +59,6 @@ import Testing
         func change() { center.notify("change") }
     }
 
-    // MARK: Helpers
-
-    private static func errorsAndWarnings(_ report: Report) -> [Finding] {
-        report.findings.filter { $0.severity != .note }
-    }
-
-    private static func goldenURL(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Golden/seeds/subject-and-notify-center/\(name).scenario.json")
-    }
-
     // MARK: subject-strong-observers
 
     @Test func subjectKeepsViewDidLoadLocalsAlive() {
@@ -98,7 +85,7 @@ import Testing
         let report = harness.analyze()
         let leaks = report.findings.filter { $0.rule == "registration-keeps-observer-alive" }
         #expect(leaks.map(\.objects) == [["one"], ["two"]])
-        #expect(Set(Self.errorsAndWarnings(report).map(\.rule)) == ["registration-keeps-observer-alive"])
+        #expect(Set(report.errorsAndWarnings.map(\.rule)) == ["registration-keeps-observer-alive"])
     }
 
     /// The fix: the view controller owns its observers and removes them in its dealloc.
@@ -163,7 +150,7 @@ import Testing
         let leaks = report.findings.filter { $0.rule == "registration-keeps-observer-alive" }
         #expect(leaks.map(\.objects) == [["third"], ["four"]])
         #expect(leaks.allSatisfy { $0.channel == "change" })
-        #expect(Set(Self.errorsAndWarnings(report).map(\.rule)) == ["registration-keeps-observer-alive"])
+        #expect(Set(report.errorsAndWarnings.map(\.rule)) == ["registration-keeps-observer-alive"])
     }
 
     final class NotifyCenterViewController {
@@ -228,7 +215,7 @@ import Testing
             let duplicates = report.findings.filter { $0.rule == "duplicate-registration" }
             #expect(duplicates.count == 1)
             #expect(duplicates.first?.objects == ["third"])
-            #expect(Self.errorsAndWarnings(report).map(\.rule) == ["duplicate-registration"])
+            #expect(report.errorsAndWarnings.map(\.rule) == ["duplicate-registration"])
         }
         withExtendedLifetime(third) {}
     }
@@ -244,8 +231,8 @@ import Testing
         ("notify-center-duplicate-registration-fixed", []),
     ])
     func goldenScenario(name: String, expected: [String]) throws {
-        let report = try Scenario.load(contentsOf: Self.goldenURL(name)).run()
-        #expect(Self.errorsAndWarnings(report).map(\.rule) == expected)
+        let report = try SeedScenarios.report(seed: "subject-and-notify-center", name: name)
+        #expect(report.errorsAndWarnings.map(\.rule) == expected)
         #expect(report.findings.allSatisfy { $0.severity != .note })
     }
 }

@@ -74,13 +74,6 @@ import Testing
         }
     }
 
-    // MARK: Helpers
-
-
-    private static func errorsAndWarnings(_ report: Report) -> [Finding] {
-        report.findings.filter { $0.severity != .note }
-    }
-
     // MARK: strong-observer-array
 
     @Test func strongObserverArrayKeepsThePoppedViewControllerAlive() throws {
@@ -106,7 +99,7 @@ import Testing
         #expect(leaks.count == 1)
         #expect(leaks.first?.objects == ["vc"])
         #expect(leaks.first?.severity == .error)
-        #expect(Self.errorsAndWarnings(report).map(\.rule) == ["registration-keeps-observer-alive"])
+        #expect(report.errorsAndWarnings.map(\.rule) == ["registration-keeps-observer-alive"])
     }
 
     @Test func weakObserverTableLetsDeallocRemoveTheEntry() throws {
@@ -126,7 +119,7 @@ import Testing
         manager.synchronServerData(repay: 0, recieve: 3)
 
         let report = harness.analyze()
-        #expect(Self.errorsAndWarnings(report).allSatisfy { $0.rule == "unbalanced-removal" })
+        #expect(report.errorsAndWarnings.allSatisfy { $0.rule == "unbalanced-removal" })
         do {  // fixed: a removal in deinit resolves the observer by address
             #expect(manager.observerArray.count == 0)
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
@@ -153,11 +146,7 @@ import Testing
         ("async-add-races-notify-fixed", []),
     ])
     func goldenScenario(name: String, expected: [String]) throws {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Golden/seeds/user-info-manager/\(name).scenario.json")
-        let report = try Scenario.load(contentsOf: url).run()
-        #expect(Self.errorsAndWarnings(report).map(\.rule) == expected)
+        let report = try SeedScenarios.report(seed: "user-info-manager", name: name)
+        #expect(report.errorsAndWarnings.map(\.rule) == expected)
     }
 }

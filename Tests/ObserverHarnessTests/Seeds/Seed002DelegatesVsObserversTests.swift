@@ -24,17 +24,6 @@ import Testing
 
     final class Cart { var count = 0 }
 
-    private static func errorsAndWarnings(_ report: Report) -> [Finding] {
-        report.findings.filter { $0.severity != .note }
-    }
-
-    private static func goldenURL(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Golden/seeds/delegates-vs-observers/\(name).scenario.json")
-    }
-
     // MARK: add-to-cart-broadcast
 
     /// The article's own spelling: "就像在一个AddToCardNotification userInfo中包含产品信息".
@@ -89,7 +78,7 @@ import Testing
         #expect(commands.count == 1)
         #expect(commands.first?.objects == ["bestSellers", "recommended"])
         #expect(commands.first?.channel == "AddToCardNotification")
-        #expect(Self.errorsAndWarnings(report).map(\.rule) == ["broadcast-as-command"])
+        #expect(report.errorsAndWarnings.map(\.rule) == ["broadcast-as-command"])
     }
 
     /// `protocol ProductCellDelegate:class { func productCell(cell:ProductCell, didTapAddToCartForProduct product:Product) }`
@@ -240,7 +229,7 @@ import Testing
         let report = harness.analyze()
         if misspelt {
             #expect(homeCell.image == nil)
-            #expect(Self.errorsAndWarnings(report).map(\.rule) == ["channel-name-typo"])
+            #expect(report.errorsAndWarnings.map(\.rule) == ["channel-name-typo"])
             #expect(report.findings.first { $0.rule == "channel-name-typo" }?.severity == .warning)
         } else {
             #expect(homeCell.image == "photo-v2" && cartCell.image == "photo-v2")
@@ -322,8 +311,8 @@ import Testing
         ("photo-cache-miss-notification-fixed", [], []),
     ])
     func goldenScenario(name: String, expected: [String], notes: [String]) throws {
-        let report = try Scenario.load(contentsOf: Self.goldenURL(name)).run()
-        #expect(Self.errorsAndWarnings(report).map(\.rule) == expected)
+        let report = try SeedScenarios.report(seed: "delegates-vs-observers", name: name)
+        #expect(report.errorsAndWarnings.map(\.rule) == expected)
         #expect(report.findings.filter { $0.severity == .note }.map(\.rule) == notes)
     }
 }

@@ -10,20 +10,6 @@ import Testing
 @testable import ObserverHarness
 
 @Suite struct SeedsBlueLibraryTests {
-    // MARK: Helpers
-
-
-    private static func errorsAndWarnings(_ report: Report) -> [Finding] {
-        report.findings.filter { $0.severity != .note }
-    }
-
-    private static func goldenURL(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Golden/seeds/blue-library/\(name).scenario.json")
-    }
-
     static let downloadImage = Notification.Name("BLDownloadImageNotification")
 
     // MARK: The notification: AlbumView → LibraryAPI
@@ -91,7 +77,7 @@ import Testing
             #expect(report.findings.map(\.rule) == ["unobserved-post"], "\(report.findings.map(\.message))")
             #expect(center.registrationCount == 0)
         } else {
-            #expect(Self.errorsAndWarnings(report).isEmpty, "\(report.findings.map(\.message))")
+            #expect(report.errorsAndWarnings.isEmpty, "\(report.findings.map(\.message))")
             #expect(dangling.map(\.objects) == [["libraryAPI"]])
         }
     }
@@ -196,7 +182,7 @@ import Testing
                 #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
             }
         } else {
-            #expect(Self.errorsAndWarnings(report).map(\.rule) == ["notify-after-dealloc"])
+            #expect(report.errorsAndWarnings.map(\.rule) == ["notify-after-dealloc"])
             #expect(report.findings.first { $0.rule == "notify-after-dealloc" }?.objects.contains("albumView") == true)
         }
     }
@@ -219,7 +205,7 @@ import Testing
                 #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
             }
         } else {
-            #expect(Self.errorsAndWarnings(report).map(\.rule) == ["observed-object-deallocated"])
+            #expect(report.errorsAndWarnings.map(\.rule) == ["observed-object-deallocated"])
         }
     }
 
@@ -269,7 +255,7 @@ import Testing
         let report = harness.analyze()
         if hold == .strong {
             #expect(weakVC != nil && weakScroller != nil)   // the cycle: vc → scroller → delegate → vc
-            #expect(Self.errorsAndWarnings(report).map(\.rule) == ["registration-keeps-observer-alive"])
+            #expect(report.errorsAndWarnings.map(\.rule) == ["registration-keeps-observer-alive"])
             #expect(report.findings.first?.objects == ["viewController"])
             weakVC?.scroller = nil                  // break the cycle so the test does not leak
         } else {
@@ -297,8 +283,8 @@ import Testing
         ("strong-scroller-delegate-fixed", [], []),
     ])
     func goldenScenario(name: String, expected: [String], notes: [String]) throws {
-        let report = try Scenario.load(contentsOf: Self.goldenURL(name)).run()
-        #expect(Self.errorsAndWarnings(report).map(\.rule) == expected)
+        let report = try SeedScenarios.report(seed: "blue-library", name: name)
+        #expect(report.errorsAndWarnings.map(\.rule) == expected)
         #expect(report.findings.filter { $0.severity == .note }.map(\.rule) == notes)
     }
 }

@@ -96,20 +96,6 @@ import Testing
         deinit { store.removeObserver(self) }
     }
 
-    // MARK: Helpers
-
-
-    private static func errorsAndWarnings(_ report: Report) -> [Finding] {
-        report.findings.filter { $0.severity != .note }
-    }
-
-    private static func goldenURL(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Golden/seeds/observer-store/\(name).scenario.json")
-    }
-
     // MARK: strong-observer-entries
 
     @Test(arguments: [Hold.strong, Hold.weak])
@@ -133,7 +119,7 @@ import Testing
             // "even passing weakSelf, adding it to the array raises its retainCount, so the RAC removal
             // never executes, causing a memory leak" — and the block keeps firing.
             #expect(weakVC?.submitRequests == 2)
-            #expect(Self.errorsAndWarnings(report).map(\.rule) == ["registration-keeps-observer-alive"])
+            #expect(report.errorsAndWarnings.map(\.rule) == ["registration-keeps-observer-alive"])
             #expect(report.findings.first { $0.rule == "registration-keeps-observer-alive" }?.objects == ["orderVC"])
             if let vc = weakVC { store.removeObserver(vc) }   // let it go after the assertions
         } else {
@@ -163,7 +149,7 @@ import Testing
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         } else {
             #expect(vc.submitRequests == 2)             // the order is submitted twice
-            #expect(Self.errorsAndWarnings(report).map(\.rule) == ["duplicate-registration"])
+            #expect(report.errorsAndWarnings.map(\.rule) == ["duplicate-registration"])
             #expect(report.findings.first?.objects == ["orderVC"])
         }
     }
@@ -194,7 +180,7 @@ import Testing
         #expect(weakLogin == nil)
         #expect(order.submitRequests == 1)
         let report = harness.analyze()
-        #expect(Self.errorsAndWarnings(report).map(\.rule) == ["mutation-during-notify"])
+        #expect(report.errorsAndWarnings.map(\.rule) == ["mutation-during-notify"])
         #expect(report.findings.first { $0.rule == "mutation-during-notify" }?.objects == ["loginVC"])
     }
 
@@ -233,8 +219,8 @@ import Testing
         ("removal-during-broadcast-fixed", []),
     ])
     func goldenScenario(name: String, expected: [String]) throws {
-        let report = try Scenario.load(contentsOf: Self.goldenURL(name)).run()
-        #expect(Self.errorsAndWarnings(report).map(\.rule) == expected)
+        let report = try SeedScenarios.report(seed: "observer-store", name: name)
+        #expect(report.errorsAndWarnings.map(\.rule) == expected)
         #expect(report.findings.allSatisfy { $0.severity != .note })
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// 8 threads × 100 000 operations on one weak ``DelegateSlot``: they replace
 /// the delegate, clear it and call it at once, delegates die on the graveyard
 /// thread while they are called, and calls re-enter slots.
-@Suite struct DelegateSlotStressTests {
+@Suite(.tags(.stress)) struct DelegateSlotStressTests {
     protocol ScrollDelegate: AnyObject { func didScroll() -> Int }
 
     final class Album: ScrollDelegate {

@@ -6,7 +6,7 @@ import Testing
 /// Each thread posts on its own name, so the deliveries each post must make
 /// are known; its observers remove themselves in `deinit`, which runs on the
 /// graveyard thread while posts are delivering to them.
-@Suite struct NotificationCenterStressTests {
+@Suite(.tags(.stress)) struct NotificationCenterStressTests {
     /// Removes itself in `deinit`, as Foundation code does.
     final class Listener {
         let center: InstrumentedNotificationCenter

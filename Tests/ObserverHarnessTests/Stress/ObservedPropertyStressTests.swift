@@ -6,7 +6,7 @@ import Testing
 /// them set and observe: every set reaches every thread's observers, on the
 /// setting thread, while observers (some held `unowned`, as KVO does) die on
 /// the graveyard thread.
-@Suite struct ObservedPropertyStressTests {
+@Suite(.tags(.stress)) struct ObservedPropertyStressTests {
     final class Owner {}
 
     final class Watcher {

@@ -6,7 +6,7 @@ import Testing
 /// notifies its own channel, so the deliveries each notify must make are
 /// known; nodes remove themselves in `deinit` on the graveyard thread while
 /// notifications are delivering to them.
-@Suite struct ObserverListStressTests {
+@Suite(.tags(.stress)) struct ObserverListStressTests {
     final class Node {
         weak var list: ObserverList<Node>?
         /// Counts down when this node is gone.

@@ -46,15 +46,9 @@ struct NotificationCycleRule: Rule {
             let event = trace.events[sequence]
             guard reported.insert(event.channel).inserted else { continue }
             var receivers: [UInt32] = []
-            var cause = event.cause
-            var hops = 0
-            while cause != Event.none, hops < 10_000 {
-                let frame = trace.events[Int(cause)]
-                if frame.kind == .deliver, frame.object != 0, !receivers.contains(frame.object) {
-                    receivers.append(frame.object)
-                }
-                cause = frame.cause
-                hops += 1
+            for (_, frame) in trace.events.causes(of: sequence)
+            where frame.kind == .deliver && frame.object != 0 && !receivers.contains(frame.object) {
+                receivers.append(frame.object)
             }
             receivers.reverse()
             let names = receivers.map { trace.name($0) }
