@@ -149,7 +149,13 @@ final class Recorder: @unchecked Sendable {
 
     private func sweepWatchedLocked() {
         var gone: [UInt32] = []
-        for id in watchedSenders.keys where liveObjects[id].map({ $0.object == nil }) ?? true { gone.append(id) }
+        for id in watchedSenders.keys {
+            if deallocated.contains(id) {
+                gone.append(id)  // recorded already (objects the harness owns record their own)
+            } else if let reference = liveObjects[id], reference.object == nil {
+                gone.append(id)
+            }
+        }
         // In id order: the recording must not depend on hash order.
         for id in gone.sorted() {
             watchedSenders[id] = nil
