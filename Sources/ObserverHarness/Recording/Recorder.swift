@@ -176,7 +176,8 @@ final class Recorder: @unchecked Sendable {
             let event = storage[Int(cause)]
             switch event.kind {
             case .post, .propertySet, .delegateCall:
-                if event.registry == registry, event.channel == channel {
+                // A delegate call's channel is its call site; its slot is the channel.
+                if event.registry == registry, event.channel == channel || event.kind == .delegateCall {
                     sameChannel += 1
                     if sameChannel >= bound { return true }
                 }

@@ -51,9 +51,9 @@ extension Live {
             var calls = 0
             func didFinish(_ delegate: LiveScreen) {
                 calls += 1
-                slot.call("didFinish") { didFinish($0) }
+                slot.call { didFinish($0) }
             }
-            slot.call("didFinish") { didFinish($0) }
+            slot.call { didFinish($0) }
             #expect(calls == NotificationCycleRule.depthBound)
             #expect(harness.analyze().live("notification-cycle").count == 1)
         }
