@@ -22,7 +22,7 @@ extension Live {
             let findings = harness.analyze().live("notification-cycle")
             let finding = try #require(findings.first)
             #expect(findings.count == 1)
-            #expect(finding.sourceLocation?.line == postLine.value)
+            #expect(finding.site?.line == Int(postLine.value))
             #expect(finding.message.contains("\"SettingsChanged\""))
         }
 
@@ -39,7 +39,7 @@ extension Live {
 
             #expect(volume.value == NotificationCycleRule.depthBound + 1)
             let finding = try #require(harness.analyze().live("notification-cycle").first)
-            #expect(finding.sourceLocation?.line == setLine)
+            #expect(finding.site?.line == Int(setLine))
         }
 
         @Test func aDelegateCallbackCallingItselfIsCut() throws {

@@ -16,7 +16,7 @@ extension Live {
             center.removeObserver(token)
 
             let finding = try #require(harness.analyze().live("observed-object-deallocated").first)
-            #expect(finding.sourceLocation?.line == addLine)
+            #expect(finding.site?.line == Int(addLine))
         }
 
         @Test func anObservedObjectFreedIsCaughtAtAnotherRegistrysNextOperation() throws {
