@@ -67,6 +67,9 @@ final class ThreadContext {
     /// several per delivery) buy nothing.
     @exclusivity(unchecked) var frameRecorder: ObjectIdentifier?
     @exclusivity(unchecked) var frameSequence: UInt32 = Event.none
+    /// How many posts, property sets and delegate calls are delivering on
+    /// this thread: past the cycle bound, the nesting is checked per channel.
+    @exclusivity(unchecked) var deliveryDepth = 0
 
     init(threadNumber: UInt16) { self.threadNumber = threadNumber }
 

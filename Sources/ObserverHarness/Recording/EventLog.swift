@@ -28,6 +28,11 @@ final class EventStorage: @unchecked Sendable {
         return index
     }
 
+    /// The event at `index` (below ``count``). Caller holds the lock.
+    subscript(index: Int) -> Event {
+        chunks[index >> Self.chunkShift][index & Self.chunkMask]
+    }
+
 }
 
 /// Freed event chunks, kept for the next harness. The allocator hands a

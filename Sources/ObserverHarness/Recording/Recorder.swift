@@ -26,6 +26,10 @@ final class Recorder: @unchecked Sendable {
     private var nextRegistration: UInt32 = 1
     /// The time of the latest event stamped from the clock. Lock-guarded.
     @exclusivity(unchecked) private var lastTime: UInt64 = 0
+    /// Senders and observed objects named by active registrations, with how
+    /// many name each: their deallocation is checked at every registry
+    /// operation, so it is recorded before the removal that follows it.
+    private var watchedSenders: [UInt32: Int] = [:]
 
     // MARK: Recording events
 
@@ -119,6 +123,67 @@ final class Recorder: @unchecked Sendable {
         if let reference = liveObjects[id], reference.object == nil {
             appendDeallocLocked(id, flags: .detectedLate)
             return true
+        }
+        return false
+    }
+
+    // MARK: Lifetimes noticed as they happen
+
+    /// A registration naming `id` as its sender or observed object became active.
+    func watchSenderLocked(_ id: UInt32) {
+        if id != 0 { watchedSenders[id, default: 0] += 1 }
+    }
+
+    /// A registration naming `id` ended.
+    func unwatchSenderLocked(_ id: UInt32) {
+        guard id != 0, let count = watchedSenders[id] else { return }
+        watchedSenders[id] = count > 1 ? count - 1 : nil
+    }
+
+    /// Records the deallocation of any watched sender that is gone. Called at
+    /// the start of every registry operation; free when nothing is watched.
+    @inline(__always)
+    func noticeDeallocationsLocked() {
+        if !watchedSenders.isEmpty { sweepWatchedLocked() }
+    }
+
+    private func sweepWatchedLocked() {
+        var gone: [UInt32] = []
+        for id in watchedSenders.keys {
+            if deallocated.contains(id) {
+                gone.append(id)  // recorded already (objects the harness owns record their own)
+            } else if let reference = liveObjects[id], reference.object == nil {
+                gone.append(id)
+            }
+        }
+        // In id order: the recording must not depend on hash order.
+        for id in gone.sorted() {
+            watchedSenders[id] = nil
+            appendDeallocLocked(id, flags: .detectedLate)
+        }
+    }
+
+    // MARK: Cycles
+
+    /// Whether a post (or set, or delegate call) on `channel` of `registry`
+    /// made now would be nested more than `bound` levels inside posts on the
+    /// same channel: walks this thread's chain of frames. Lock held.
+    func reentersPastBoundLocked(registry: UInt32, channel: UInt32, bound: Int, context: ThreadContext) -> Bool {
+        guard context.frameRecorder == ObjectIdentifier(self) else { return false }
+        var cause = context.frameSequence
+        var sameChannel = 0
+        while cause != Event.none, Int(cause) < storage.count {
+            let event = storage[Int(cause)]
+            switch event.kind {
+            case .post, .propertySet, .delegateCall:
+                // A delegate call's channel is its call site; its slot is the channel.
+                if event.registry == registry, event.channel == channel || event.kind == .delegateCall {
+                    sameChannel += 1
+                    if sameChannel >= bound { return true }
+                }
+            default: break
+            }
+            cause = event.cause
         }
         return false
     }

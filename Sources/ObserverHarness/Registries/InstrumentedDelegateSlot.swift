@@ -48,14 +48,21 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
         let context = ThreadContext.current
         var receiver: Registration<Void>?
         var channel: UInt32 = 0
-        let callSequence: UInt32 = recorder.withLock {
-            receiver = current
+        let callSequence: UInt32? = recorder.withLock {
+            recorder.noticeDeallocationsLocked()
             channel = recorder.internLocked(location.callSite.description)
+            let site = recorder.siteIDLocked(.location(location))
+            // A callback that calls itself again, past the cycle bound: cut.
+            if store.cutsCycleLocked(channel: channel, site: site, context: context) { return nil }
+            receiver = current
             return recorder.appendLocked(Event(kind: .delegateCall, site: recorder.siteIDLocked(.location(location)),
                                                registry: store.registryID, channel: channel,
                                                object: current?.observerID ?? 0, subject: ownerID), context: context)
         }
+        guard let callSequence else { return }
         if let receiver {
+            context.deliveryDepth += 1
+            defer { context.deliveryDepth -= 1 }
             store.deliverAll([receiver], postSequence: callSequence, channel: channel, senderID: ownerID,
                              context: context) { _, observer, _ in
                 if let observer { body(observer) }

@@ -83,6 +83,7 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
     func add(observer: AnyObject?, observerID: UInt32, hold: Hold, channel: String?, senderID: UInt32,
              tokenForm: Bool, dedupe: Bool, site: SiteReference, handler: Handler) -> AddResult {
         recorder.withLock {
+            recorder.noticeDeallocationsLocked()
             let context = ThreadContext.current
             let channelID = channel.map { recorder.internLocked($0) } ?? 0
             let siteID = recorder.siteIDLocked(site)
@@ -104,6 +105,7 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
                 channel: channelID, anyChannel: channel == nil, senderID: senderID, tokenForm: tokenForm,
                 site: siteID, handler: handler)
             registrations.append(registration)
+            recorder.watchSenderLocked(senderID)
             _ = recorder.appendLocked(Event(kind: .add, flags: flags, site: siteID, registry: registryID,
                                             channel: channelID, object: observerID, subject: senderID,
                                             registration: registration.id), context: context)
@@ -122,6 +124,7 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
         var ended: Registration<Handler>?
         defer { withExtendedLifetime(ended) {} }
         return recorder.withLock {
+            recorder.noticeDeallocationsLocked()
             let context = ThreadContext.current
             let siteID = recorder.siteIDLocked(site)
             let channelID = channel.map { recorder.internLocked($0) } ?? 0
@@ -131,6 +134,7 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
                     && (senderID == 0 || $0.senderID == senderID)
             }
             if let index {
+                recorder.unwatchSenderLocked(registrations[index].senderID)
                 registrations[index].isActive = false
                 ended = registrations.remove(at: index)
             }
@@ -153,6 +157,7 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
         var ended: [Registration<Handler>] = []
         defer { withExtendedLifetime(ended) {} }
         return recorder.withLock {
+            recorder.noticeDeallocationsLocked()
             let context = ThreadContext.current
             let siteID = recorder.siteIDLocked(site)
             let channelID = channel.map { recorder.internLocked($0) } ?? 0
@@ -165,6 +170,7 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
                       senderID == 0 || registration.senderID == senderID else { return false }
                 registration.isActive = false
                 ended.append(registration)
+                recorder.unwatchSenderLocked(registration.senderID)
                 removed += 1
                 _ = recorder.appendLocked(Event(kind: .remove, flags: flags, site: siteID, registry: registryID,
                                                 channel: channelID, object: observerID, subject: senderID,
@@ -206,9 +212,15 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
         // post's cost. (A handler that changes the list pays for one copy.)
         var snapshot: [Registration<Handler>] = []
         var ordinal = -1
+        var cut = false
         recorder.withLock {
+            recorder.noticeDeallocationsLocked()
             channelID = internChannelLocked(channel)
             let siteID = recorder.siteIDLocked(site)
+            if cutsCycleLocked(channel: channelID, site: siteID, context: context) {
+                cut = true
+                return
+            }
             postSequence = recorder.appendLocked(Event(kind: kind, site: siteID, registry: registryID,
                                                        channel: channelID, subject: senderID), context: context)
             snapshot = registrations
@@ -225,6 +237,9 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
                 }
             }
         }
+        if cut { return }
+        context.deliveryDepth += 1
+        defer { context.deliveryDepth -= 1 }
         guard ordinal >= 0 else {
             deliverAll(snapshot, matching: (channelID, senderID), postSequence: postSequence, channel: channelID,
                        senderID: senderID, context: context, deliver: deliver)
@@ -239,6 +254,20 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
         receivers = permutation.map { receivers[$0] }
         deliverAll(receivers, postSequence: postSequence, channel: channelID, senderID: senderID,
                    context: context, deliver: deliver)
+    }
+
+    /// Whether a post on `channel` now would nest past the cycle bound inside
+    /// posts on the same channel; if so records `cycleCut` at the post's site
+    /// instead, and the post delivers nothing. Only deep nesting walks the
+    /// frames: the common case is one comparison. Lock held.
+    func cutsCycleLocked(channel: UInt32, site: UInt32, context: ThreadContext) -> Bool {
+        let bound = NotificationCycleRule.depthBound
+        guard context.deliveryDepth >= bound,
+              recorder.reentersPastBoundLocked(registry: registryID, channel: channel, bound: bound, context: context)
+        else { return false }
+        _ = recorder.appendLocked(Event(kind: .cycleCut, site: site, registry: registryID, channel: channel),
+                                  context: context)
+        return true
     }
 
     /// The channel's string id. Posts usually repeat the previous channel, and
