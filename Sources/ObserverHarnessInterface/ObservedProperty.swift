@@ -134,7 +134,7 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
         lock.locked { handlers.append(.token(identity, handler)) }
         token.end = { [weak self] _ in
             guard let self else { return }
-            lock.locked { handlers.removeAll { if case .token(identity, _) = $0 { true } else { false } } }
+            lock.locked { self.handlers.removeAll { if case .token(identity, _) = $0 { true } else { false } } }
         }
         return token
     }
