@@ -20,10 +20,11 @@ import Foundation
 /// harness's instrumented one, which records who was set, replaced and called
 /// (at the caller's line), and whether the delegate was alive.
 public final class DelegateSlot<Delegate>: @unchecked Sendable {
-    private let hold: Hold
+    @usableFromInline let hold: Hold
     private let backend: (any DelegateSlotBackend)?
-    private let lock = NSLock()
-    private var current: HeldObserver<Delegate>?  // guarded by `lock`
+    @usableFromInline let isInstrumented: Bool
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var current: HeldObserver<Delegate>?  // guarded by `lock`
 
     /// `owner`'s delegate slot, weak unless `hold` says otherwise; `name` is how
     /// reports name it when it is instrumented.
@@ -35,18 +36,20 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
         backend = RegistryScope.provider?.delegateSlot(
             name: name, of: owner, hold: hold,
             location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        isInstrumented = backend != nil
     }
 
     /// An instrumented slot (the harness makes these).
     package init(backend: any DelegateSlotBackend, hold: Hold) {
         self.hold = hold
         self.backend = backend
+        isInstrumented = true
     }
 
     /// The delegate, if set and alive.
     public var delegate: Delegate? {
         if let backend { return backend.delegate.map { $0 as! Delegate } }
-        return lock.locked { current }?.load()
+        return lock.locked { current?.load() }
     }
 
     /// Assigns the delegate (`nil` clears it).
@@ -74,18 +77,23 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
     /// ```swift
     /// let shouldSelect = delegate.call { $0.tableView(self, shouldSelectRowAt: index) } ?? true
     /// ```
-    @discardableResult
+    @inlinable @discardableResult
     public func call<Result>(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                              line: UInt = #line, column: UInt = #column,
                              _ body: (Delegate) -> Result) -> Result? {
-        if let backend {
-            var result: Result?
-            backend.call(location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
-                // The backend hands back only the object `set` gave it, which was a `Delegate`.
-                result = body($0 as! Delegate)
-            }
-            return result
+        if isInstrumented {
+            return instrumentedCall(location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+                                    body)
         }
-        return lock.locked { current }?.load().map(body)
+        // Pinned under the lock: copying `current` out would copy its weak reference.
+        return lock.locked { current?.pin() }?.call(body)
+    }
+
+    @usableFromInline
+    func instrumentedCall<Result>(location: CodeLocation, _ body: (Delegate) -> Result) -> Result? {
+        var result: Result?
+        // The backend hands back only the object `set` gave it, which was a `Delegate`.
+        backend?.call(location: location) { result = body($0 as! Delegate) }
+        return result
     }
 }

@@ -9,21 +9,25 @@ import Foundation
 /// reference has been turned into a strong one, so a delivery costs what a
 /// hand-written `weak var observer: (any ThemeObserver)?` costs, with no
 /// dynamic cast. Types too large for the inline copy fall back to a cast.
+///
+/// Inlinable, like the registries' hot paths, so app code gets it specialised
+/// for its own observer type instead of paying for generic metadata per call.
+@usableFromInline
 struct HeldObserver<Observer> {
-    private typealias Bits = (UInt, UInt, UInt, UInt)
-    private var strong: Observer?
-    private weak var weakObject: AnyObject?
-    private var bits: Bits = (0, 0, 0, 0)
+    @usableFromInline typealias Bits = (UInt, UInt, UInt, UInt)
+    @usableFromInline var strong: Observer?
+    @usableFromInline weak var weakObject: AnyObject?
+    @usableFromInline var bits: Bits = (0, 0, 0, 0)
     /// The observer's identity, for removal and dedupe.
-    let identity: ObjectIdentifier
+    @usableFromInline let identity: ObjectIdentifier
 
-    private static var fitsInline: Bool {
+    @inlinable static var fitsInline: Bool {
         MemoryLayout<Observer>.size <= MemoryLayout<Bits>.size
             && MemoryLayout<Observer>.alignment <= MemoryLayout<Bits>.alignment
     }
 
-    /// `object` is `observer` as a class instance (see ``classInstance(_:)``).
-    init(_ observer: Observer, object: AnyObject, hold: Hold) {
+    /// `object` is `observer` as a class instance (see ``classInstance(_:for:)``).
+    @inlinable init(_ observer: Observer, object: AnyObject, hold: Hold) {
         identity = ObjectIdentifier(object)
         guard hold != .strong else {
             strong = observer
@@ -40,23 +44,55 @@ struct HeldObserver<Observer> {
     }
 
     /// The observer, or nil if it was held weakly and has deallocated.
-    func load() -> Observer? {
+    @inlinable func load() -> Observer? {
         if let strong { return strong }
         guard let object = weakObject else { return nil }
         guard Self.fitsInline else { return object as? Observer }
-        return withExtendedLifetime(object) { withUnsafeBytes(of: bits) { $0.load(as: Observer.self) } }
+        // Copies of the bits alone: copying `self` would copy its weak reference.
+        var bits = bits
+        let observer = withUnsafeBytes(of: &bits) { $0.load(as: Observer.self) }
+        withExtendedLifetime(object) {}
+        return observer
     }
 
-    /// Whether this is `object`, alive.
-    func isAlive(_ object: ObjectIdentifier) -> Bool {
-        identity == object && (strong != nil || weakObject != nil)
+    @inlinable var isAlive: Bool { strong != nil || weakObject != nil }
+
+    /// The observer, kept alive for a call; nil if it has deallocated. Costs
+    /// what loading a `weak var` costs: one strong load, no copy of the value.
+    @inlinable func pin() -> PinnedObserver<Observer>? {
+        if let strong { return PinnedObserver(object: nil, bits: bits, observer: strong) }
+        guard let object = weakObject else { return nil }
+        guard Self.fitsInline else { return (object as? Observer).map { PinnedObserver(object: nil, bits: bits, observer: $0) } }
+        return PinnedObserver(object: object, bits: bits, observer: nil)
+    }
+}
+
+/// An observer held alive (by `object`, or as `observer`) for the length of a call.
+@usableFromInline
+struct PinnedObserver<Observer> {
+    @usableFromInline let object: AnyObject?
+    @usableFromInline let bits: HeldObserver<Observer>.Bits
+    @usableFromInline let observer: Observer?
+
+    @inlinable init(object: AnyObject?, bits: HeldObserver<Observer>.Bits, observer: Observer?) {
+        self.object = object
+        self.bits = bits
+        self.observer = observer
     }
 
-    var isAlive: Bool { strong != nil || weakObject != nil }
+    /// Calls `body` with the observer, lent from the bits rather than copied
+    /// (a copy would retain it again; `object` already keeps it alive).
+    @inlinable func call<Result>(_ body: (Observer) throws -> Result) rethrows -> Result {
+        if let observer { return try body(observer) }
+        return try withExtendedLifetime(object) {
+            try withUnsafeBytes(of: bits) { try body($0.baseAddress!.assumingMemoryBound(to: Observer.self).pointee) }
+        }
+    }
 }
 
 /// `value` as the class instance it is, or a precondition failure: observers
 /// and delegates are objects (a value has no identity to remove or hold weakly).
+@inlinable
 func classInstance<Value>(_ value: Value, for registry: String) -> AnyObject {
     precondition(type(of: value as Any) is AnyClass,
                  "\(registry) holds objects; \(type(of: value as Any)) is a value type")
@@ -65,7 +101,7 @@ func classInstance<Value>(_ value: Value, for registry: String) -> AnyObject {
 
 extension NSLock {
     /// `withLock`, which Apple platforms only offer from their 2023 releases.
-    func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+    @inlinable func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
         return try body()

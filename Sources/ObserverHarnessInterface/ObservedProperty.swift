@@ -137,8 +137,8 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
             // The handler may hold the last reference to what it captured, whose
             // deinit may use this property: the old list is let go after unlocking.
             let before = lock.locked { () -> [Handler] in
-                defer { handlers.removeAll { if case .token(identity, _) = $0 { true } else { false } } }
-                return handlers
+                defer { self.handlers.removeAll { if case .token(identity, _) = $0 { true } else { false } } }
+                return self.handlers
             }
             withExtendedLifetime(before) {}
         }

@@ -22,16 +22,23 @@ import Foundation
 /// list into named streams. Observers are called on the notifying thread, after
 /// the list's lock is released, so an observer may add or remove during `notify`.
 public final class ObserverList<Observer>: @unchecked Sendable {
-    private struct Entry {
-        var observer: HeldObserver<Observer>
-        var channel: String
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var observer: HeldObserver<Observer>
+        @usableFromInline var channel: String
+
+        @inlinable init(observer: HeldObserver<Observer>, channel: String) {
+            self.observer = observer
+            self.channel = channel
+        }
     }
 
-    private let hold: Hold
-    private let dedupe: Bool
+    @usableFromInline let hold: Hold
+    @usableFromInline let dedupe: Bool
     private let backend: (any ObserverListBackend)?
-    private let lock = NSLock()
-    private var entries: [Entry] = []  // guarded by `lock`
+    @usableFromInline let isInstrumented: Bool
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var entries: [Entry] = []  // guarded by `lock`
 
     /// A list; `name` is how reports name it when it is instrumented.
     public init(_ name: String = "observers", of type: Observer.Type = Observer.self, hold: Hold = .strong,
@@ -39,6 +46,7 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         self.hold = hold
         self.dedupe = dedupe
         backend = RegistryScope.provider?.observerList(name: name, hold: hold, dedupe: dedupe)
+        isInstrumented = backend != nil
     }
 
     /// An instrumented list (the harness makes these).
@@ -46,17 +54,21 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         self.hold = hold
         self.dedupe = dedupe
         self.backend = backend
+        isInstrumented = true
     }
 
+    // The plain paths are inlinable so app code gets them specialised for its
+    // observer type; the instrumented paths are not, and need not be.
+
     /// Adds `observer` on `channel`; `hold` overrides the list's own.
+    @inlinable
     public func add(_ observer: Observer, channel: String = "", hold: Hold? = nil,
                     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                     line: UInt = #line, column: UInt = #column) {
         let object = classInstance(observer, for: "ObserverList")
-        if let backend {
-            backend.add(object, channel: channel, hold: hold ?? self.hold,
-                        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-            return
+        if isInstrumented {
+            return instrumentedAdd(object, channel: channel, hold: hold ?? self.hold,
+                                   location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
         let entry = Entry(observer: HeldObserver(observer, object: object, hold: hold ?? self.hold), channel: channel)
         lock.locked {
@@ -69,14 +81,14 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     }
 
     /// Removes `observer` from `channel`, or from every channel when `nil`.
+    @inlinable
     public func remove(_ observer: Observer, channel: String? = nil,
                        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                        line: UInt = #line, column: UInt = #column) {
         let object = classInstance(observer, for: "ObserverList")
-        if let backend {
-            backend.remove(object, channel: channel,
-                           location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-            return
+        if isInstrumented {
+            return instrumentedRemove(object, channel: channel,
+                                      location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
         let identity = ObjectIdentifier(object)
         lock.locked {
@@ -87,20 +99,21 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     }
 
     /// Calls `body` on every live observer of `channel`, in the order they were added.
+    @inlinable
     public func notify(channel: String = "",
                        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                        line: UInt = #line, column: UInt = #column, _ body: (Observer) -> Void) {
-        if let backend {
-            backend.notify(channel: channel,
-                           location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
-                // The backend hands back only objects added through `add`, which took an `Observer`.
-                body($0 as! Observer)
-            }
-            return
+        if isInstrumented {
+            return instrumentedNotify(channel: channel,
+                                      location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+                                      body)
         }
         let snapshot = lock.locked { entries }
-        for entry in snapshot where entry.channel == channel {
-            if let observer = entry.observer.load() { body(observer) }
+        // Read each entry in place: copying one would copy its weak reference.
+        snapshot.withUnsafeBufferPointer { entries in
+            for index in entries.indices where entries[index].channel == channel {
+                entries[index].observer.pin()?.call(body)
+            }
         }
     }
 
@@ -108,5 +121,21 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     public var count: Int {
         if let backend { return backend.count }
         return lock.locked { entries.reduce(0) { $0 + ($1.observer.isAlive ? 1 : 0) } }
+    }
+
+    @usableFromInline
+    func instrumentedAdd(_ object: AnyObject, channel: String, hold: Hold, location: CodeLocation) {
+        backend?.add(object, channel: channel, hold: hold, location: location)
+    }
+
+    @usableFromInline
+    func instrumentedRemove(_ object: AnyObject, channel: String?, location: CodeLocation) {
+        backend?.remove(object, channel: channel, location: location)
+    }
+
+    @usableFromInline
+    func instrumentedNotify(channel: String, location: CodeLocation, _ body: (Observer) -> Void) {
+        // The backend hands back only objects added through `add`, which took an `Observer`.
+        backend?.notify(channel: channel, location: location) { body($0 as! Observer) }
     }
 }

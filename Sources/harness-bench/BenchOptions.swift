@@ -15,7 +15,7 @@ struct BenchOptions {
 
     /// The measurements, in the order they run.
     enum Section: String, CaseIterable {
-        case post, small, memory, analysis, trace, replays
+        case post, small, memory, analysis, trace, replays, interface
     }
 
     var mode: Mode = .full
@@ -38,7 +38,7 @@ struct BenchOptions {
           --json    print the results as JSON instead of a table
           --quick   small sizes, a few seconds in all (what CI runs; not for comparing)
           --only SECTION,...
-                    run only these of post, small, memory, analysis, trace, replays (to profile one)
+                    run only these of post, small, memory, analysis, trace, replays, interface
           --help    show this help
         """
 
@@ -54,7 +54,7 @@ struct BenchOptions {
                 let chosen = names.compactMap { Section(rawValue: String($0)) }
                 guard !chosen.isEmpty, chosen.count == names.count else {
                     throw UsageError(message: "--only takes sections from post, small, memory, analysis, trace, "
-                                     + "replays")
+                                     + "replays, interface")
                 }
                 sections = Section.allCases.filter(chosen.contains)
             case "--measure-memory":

@@ -9,6 +9,7 @@ struct Results {
     var analysis: [AnalysisBenchmark.Row] = []
     var trace: TraceBenchmark.Result?
     var replays: [ReplayBenchmark.Row] = []
+    var interface: [InterfaceBenchmark.Row] = []
 
     struct Target {
         let description: String
@@ -68,6 +69,7 @@ struct Results {
                                   measured: trace.cliPeakBytesPerEvent.map { format($0, "%.1f B") } ?? "not measured",
                                   met: trace.cliPeakBytesPerEvent.map { $0 <= 64 }))
         }
+        targets += interfaceTargets
         guard let first = replays.first, let last = replays.last else { return targets }
         let most = replays.map(\.replays).max() ?? 0
         let measured = (Set(replays.map(\.replays)).count == 1 ? "\(most) at every n" : "at most \(most)")

@@ -35,6 +35,7 @@ extension Results {
                 ?? .null
         }
         if !replays.isEmpty { value["replays"] = .array(replays) }
+        if !interface.isEmpty { value["interface"] = interfaceJSON }
         return JSONValue.object(value).serialized(.canonical) + "\n"
     }
 
@@ -51,6 +52,7 @@ extension Results {
         if !analysis.isEmpty { out += analysisSection }
         if let trace { out += Self.traceSection(trace) }
         if !replays.isEmpty { out += replaysSection }
+        if !interface.isEmpty { out += interfaceSection }
         out += judged ? "\nTargets\n" : "\nTargets (not judged: --quick measures at small sizes)\n"
         out += Self.columns(["target", "measured", ""], targets.map { target in
             [target.description, target.measured,
@@ -121,7 +123,7 @@ extension Results {
     }
 
     /// Left-aligned first column, right-aligned numbers, three spaces indent.
-    private static func columns(_ header: [String], _ rows: [[String]]) -> String {
+    static func columns(_ header: [String], _ rows: [[String]]) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         var out = ""
@@ -139,7 +141,7 @@ extension Results {
     }
 }
 
-private func rounded(_ value: Double, _ places: Int) -> Double {
+func rounded(_ value: Double, _ places: Int) -> Double {
     let scale = pow(10, Double(places))
     return (value * scale).rounded() / scale
 }

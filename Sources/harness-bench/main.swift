@@ -54,6 +54,9 @@ do {
     if starting(.replays, "replays") {
         results.replays = try ReplayBenchmark(options: options).run()
     }
+    if starting(.interface, "the interface product's cost per call") {
+        results.interface = InterfaceBenchmark(options: options).run()
+    }
     print(options.json ? results.json : results.table(machine: Machine.description, judged: !options.isQuick),
           terminator: "")
 } catch {
