@@ -77,7 +77,12 @@ enum Differential {
     static let names = ["A", "B", "C"]
 
     enum Object: Equatable, Sendable {
-        case none, sender(Int), number(Int), string(String), cartID(Int), flag(Bool)
+        case none
+        case sender(Int)
+        case number(Int)
+        case string(String)
+        case cartID(Int)
+        case flag(Bool)
 
         var value: Any? {
             switch self {
@@ -99,7 +104,11 @@ enum Differential {
         }
     }
 
-    enum Queue: Equatable, Sendable { case none, kept(Int), unretained }
+    enum Queue: Equatable, Sendable {
+        case none
+        case kept(Int)
+        case unretained
+    }
 
     struct Registration: Sendable {
         let index: Int

@@ -1,11 +1,13 @@
+import Foundation
+import Testing
+
+@testable import ObserverHarness
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Testing
-@testable import ObserverHarness
 
 extension ReplayTests {
     /// A removal or a delegate assignment that drops the last strong reference
