@@ -33,19 +33,31 @@ echo "== building the fuzzers (swiftc -sanitize=fuzzer,address)"
 rm -rf "$build/obj"
 mkdir -p "$build/obj"
 root=$(pwd)
+# The interface product is its own module (the library re-exports it).
+rm -rf "$build/obj-interface" "$build/modules"
+mkdir -p "$build/obj-interface" "$build/modules"
+(
+  cd "$build/obj-interface"
+  # shellcheck disable=SC2046
+  swiftc -c -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
+    -module-name ObserverHarnessInterface -package-name ObserverHarness \
+    -emit-module -emit-module-path "$build/modules/ObserverHarnessInterface.swiftmodule" \
+    $(find "$root/Sources/ObserverHarnessInterface" -name '*.swift' | LC_ALL=C sort)
+) 2>&1 | tee "$build/build-interface.log"
 (
   cd "$build/obj"
   # shellcheck disable=SC2086
   swiftc -c -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
-    -module-name ObserverHarnessFuzz -package-name ObserverHarness \
+    -module-name ObserverHarnessFuzz -package-name ObserverHarness -I "$build/modules" \
     $(for file in $sources; do echo "$root/$file"; done) \
     "$root/Fuzz/ScenarioFuzzer.swift" "$root/Fuzz/TraceFuzzer.swift"
 ) 2>&1 | tee "$build/build.log"
-if grep -q "warning:" "$build/build.log"; then
+if grep -q "warning:" "$build/build.log" "$build/build-interface.log"; then
   echo "error: the fuzz build printed warnings (zero warnings is the rule)" >&2
   exit 2
 fi
 library=$(ls "$build"/obj/*.o | grep -v -e '/ScenarioFuzzer\.o$' -e '/TraceFuzzer\.o$')
+library="$library $(ls "$build"/obj-interface/*.o)"
 for fuzzer in Scenario Trace; do
   lower=$(echo "$fuzzer" | tr '[:upper:]' '[:lower:]')
   # shellcheck disable=SC2086
