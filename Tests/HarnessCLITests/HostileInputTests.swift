@@ -77,9 +77,9 @@ import Testing
          #"duplicate key "kind""#),
         ("number out of range", Array((traceHeader + "\n" + #"{"seq":1e400,"kind":"post"}"# + "\n").utf8),
          "number out of range"),
-        ("negative zero", Array((traceHeader + "\n" + #"{"seq":-0,"kind":"post"}"# + "\n").utf8), "non-negative integer"),
+        ("negative zero", Array((traceHeader + "\n" + #"{"seq":-0,"kind":"post"}"# + "\n").utf8), "whole number from 0 to"),
         ("2^64", Array((traceHeader + "\n" + #"{"seq":0,"kind":"post","t":18446744073709551616}"# + "\n").utf8),
-         "non-negative integer"),
+         "whole number from 0 to"),
         ("unknown version", Array(#"{"format":"observer-harness-trace","version":99}"#.utf8), "unsupported trace version"),
         ("huge line", Array((traceHeader + "\n" + #"{"string":1,"text":""#).utf8)
             + Array(repeating: UInt8(ascii: "x"), count: 16 << 20) + Array("\"}\n".utf8), "longer than 16 MiB"),

@@ -1,14 +1,25 @@
-/// A parsed input document (a scenario, a report, a baseline) and the file it
-/// came from: turns byte offsets into `PATH:LINE:COLUMN` errors.
+/// A parsed input document (a scenario, a report, a baseline, one line of a
+/// trace) and the file it came from: turns byte offsets into
+/// `PATH:LINE:COLUMN` errors.
 struct JSONInput {
     let path: String
     let root: JSONNode
-    private let text: JSONSourceText
+    private let bytes: [UInt8]
+    private let positions: Positions
+
+    /// How offsets become positions: through the whole document's lines, or
+    /// within one JSON Lines line whose number is known (a lone `\r` inside
+    /// it is whitespace, not a line break).
+    private enum Positions {
+        case document(JSONSourceText)
+        case line(Int)
+    }
 
     /// Parses `bytes`; a syntax error is an ``InputError`` at its position.
     init(_ bytes: [UInt8], path: String, limits: JSONParser.Limits) throws(InputError) {
         self.path = path
-        text = JSONSourceText(bytes: bytes)
+        self.bytes = bytes
+        positions = .document(JSONSourceText(bytes: bytes))
         do {
             root = try JSONParser.parse(bytes, limits: limits)
         } catch {
@@ -16,8 +27,32 @@ struct JSONInput {
         }
     }
 
+    /// One line of a JSON Lines file, already parsed: offsets are within
+    /// `bytes`, and every position is on line `number`.
+    init(line bytes: [UInt8], number: Int, root: JSONNode, path: String) {
+        self.path = path
+        self.bytes = bytes
+        self.root = root
+        positions = .line(number)
+    }
+
     /// The 1-based line and column of a byte offset.
-    func position(ofOffset offset: Int) -> (line: Int, column: Int) { text.position(ofOffset: offset) }
+    func position(ofOffset offset: Int) -> (line: Int, column: Int) {
+        switch positions {
+        case .document(let text): text.position(ofOffset: offset)
+        case .line(let number): (number, Self.column(in: bytes, offset: offset))
+        }
+    }
+
+    /// The 1-based column of a byte offset within one line, in Unicode
+    /// scalars, not counting a leading byte order mark.
+    static func column(in bytes: [UInt8], offset: Int) -> Int {
+        let end = min(max(offset, 0), bytes.count)
+        let start = min(InputBytes.byteOrderMarkLength(bytes), end)
+        var column = 1
+        for index in start..<end where bytes[index] & 0xC0 != 0x80 { column += 1 }
+        return column
+    }
 
     func error(_ message: String, at offset: Int) -> InputError {
         let position = position(ofOffset: offset)
@@ -46,6 +81,35 @@ struct JSONInput {
             throw error("\(what) must be a whole number, 0 or more", at: node.offset)
         }
         return value
+    }
+
+    /// A whole number from 0 to 2^64 - 1 (a recorded time). The parser keeps
+    /// integers past `Int.max` as doubles, which round, so those are read
+    /// again, exactly, from their digits.
+    func unsigned(_ node: JSONNode, _ what: String) throws(InputError) -> UInt64 {
+        let invalid = error("\(what) must be a whole number from 0 to \(UInt64.max)", at: node.offset)
+        switch node.kind {
+        case .int(let value):
+            guard value >= 0 else { throw invalid }
+            return UInt64(value)
+        case .double:
+            var value: UInt64 = 0
+            var cursor = node.offset
+            while cursor < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[cursor]) {
+                let (product, overflowA) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflowB) = product.addingReportingOverflow(UInt64(bytes[cursor] - UInt8(ascii: "0")))
+                guard !overflowA && !overflowB else { throw invalid }
+                value = sum
+                cursor += 1
+            }
+            // Digits only: a fraction, an exponent or a sign is not a whole number here.
+            let isDigitsOnly = cursor > node.offset
+                && (cursor == bytes.count || ![UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[cursor]))
+            guard isDigitsOnly else { throw invalid }
+            return value
+        default:
+            throw invalid
+        }
     }
 }
 
@@ -116,6 +180,16 @@ struct JSONFields {
         guard let text = try optionalString(key) else { return nil }
         guard let choice = Choice(rawValue: text.value) else {
             throw input.error("\"\(key)\" must be \(expected)", at: text.offset)
+        }
+        return choice
+    }
+
+    /// A required string naming one case of `Choice`.
+    func requiredChoice<Choice: RawRepresentable<String>>(_ key: String, _ expected: String)
+        throws(InputError) -> Choice {
+        let text = try requiredString(key)
+        guard let choice = Choice(rawValue: text.value) else {
+            throw input.error("\"\(key)\" must be \(expected), not \"\(text.value)\"", at: text.offset)
         }
         return choice
     }

@@ -107,6 +107,9 @@ enum TraceFormat {
     enum Table: String, CaseIterable {
         case string, object, registry, site
 
+        /// How errors name a line of this table: `a string line`, `an object line`.
+        var lineName: String { self == .object ? "an object line" : "a \(rawValue) line" }
+
         /// The keys a line of this table may have besides its id.
         var fields: Set<String> {
             switch self {

@@ -168,6 +168,11 @@ struct TraceReader {
             throw TraceError(path: path, line: number, column: 1, message: "the line is longer than "
                              + "\(InputBytes.describeSize(Recording.maxTraceLineBytes)), the limit for one line")
         }
+        // A byte order mark starts a file, not a line.
+        if number > 1, InputBytes.byteOrderMarkLength(line) > 0 {
+            throw TraceError(path: path, line: number, column: 1,
+                             message: "a byte order mark is allowed only at the start of the trace")
+        }
         if !sawHeader {
             try readHeader(line, number: number)
             sawHeader = true
@@ -203,7 +208,7 @@ struct TraceReader {
         let bytes = Array(line)
         let node: JSONNode
         do {
-            node = try JSONParser.parse(bytes)
+            node = try JSONParser.parse(bytes, limits: Self.lineLimits)
         } catch {
             if !terminated {
                 warnings.append(TraceWarning(
@@ -211,106 +216,94 @@ struct TraceReader {
                     message: "the last line is cut short (\(error.message)); it was ignored and the rest was read"))
                 return false
             }
-            throw TraceError(path: path, line: number, column: Self.column(in: bytes, offset: error.offset),
+            throw TraceError(path: path, line: number, column: JSONInput.column(in: bytes, offset: error.offset),
                              message: error.message)
         }
-        let context = LineContext(path: path, number: number, bytes: bytes)
+        let input = JSONInput(line: bytes, number: number, root: node, path: path)
         guard case .object(let members) = node.kind else {
-            throw context.error(at: node.offset, "expected a JSON object: an event or table line")
+            throw input.error("expected a JSON object: an event or table line", at: node.offset)
         }
         let keys = Set(members.map(\.key))
         let tables = TraceFormat.Table.allCases.filter { keys.contains($0.rawValue) }
         if keys.contains(EventKey.seq.name) {
-            try readEvent(members, context)
+            try readEvent(try input.fields(node, "an event line"))
         } else if tables.count == 1, keys.subtracting([tables[0].rawValue]).isSubset(of: tables[0].fields) {
-            try readTable(tables[0], node, context)
+            try readTable(tables[0], try input.fields(node, tables[0].lineName))
         } else if keys.contains(EventKey.kind.name) {
-            try readEvent(members, context)
+            try readEvent(try input.fields(node, "an event line"))
         } else if tables.count == 1 {
-            try readTable(tables[0], node, context)
+            try readTable(tables[0], try input.fields(node, tables[0].lineName))
         } else if tables.count > 1 {
-            throw context.error(at: node.offset, "a table line defines one entry, but this line has "
-                                + tables.map { "\"\($0.rawValue)\"" }.joined(separator: " and "))
+            throw input.error("a table line defines one entry, but this line has "
+                              + tables.map { "\"\($0.rawValue)\"" }.joined(separator: " and "), at: node.offset)
         } else {
-            throw context.error(at: node.offset, #"expected an event line ("seq", "kind", …) or a table line "#
-                                + #"("string", "object", "registry" or "site")"#)
+            throw input.error(#"expected an event line ("seq", "kind", …) or a table line "#
+                              + #"("string", "object", "registry" or "site")"#, at: node.offset)
         }
         return true
     }
 
+    /// Nesting and size within one line (the line's size is already bounded).
+    static let lineLimits = JSONParser.Limits(maxDepth: maxLineDepth, maxBytes: Recording.maxTraceLineBytes)
+
+    /// How deeply a line may nest JSON (no valid line nests at all).
+    static let maxLineDepth = 256
+
     private mutating func readHeader(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(TraceError) {
         let bytes = Array(line)
-        let context = LineContext(path: path, number: number, bytes: bytes)
         let notATrace = #"not an observer-harness trace: the first line must be the header "#
             + #"{"format":"observer-harness-trace","version":1,…}"#
         let node: JSONNode
         do {
-            node = try JSONParser.parse(bytes)
+            node = try JSONParser.parse(bytes, limits: Self.lineLimits)
         } catch {
-            throw context.error(at: error.offset, "\(error.message) (\(notATrace))")
+            throw TraceError(path: path, line: number, column: JSONInput.column(in: bytes, offset: error.offset),
+                             message: "\(error.message) (\(notATrace))")
         }
-        guard case .object(let members) = node.kind, let format = node["format"] else {
-            throw context.error(at: node.offset, notATrace)
-        }
-        guard case .string(TraceFormat.format) = format.kind else { throw context.error(at: format.offset, notATrace) }
-        guard let version = node["version"] else {
-            throw context.error(at: node.offset, #"the header needs "version""#)
-        }
-        guard case .int(let number) = version.kind, number == TraceFormat.version else {
-            throw context.error(at: version.offset, "unsupported trace version \(version.value); "
-                                + "this reader reads version \(TraceFormat.version)")
-        }
-        for member in members {
-            switch member.key {
-            case "format", "version":
-                break
-            case "name":
-                name = try context.string(member.value, "name")
-            case "events":
-                let declared = try context.integer(member.value, "events", minimum: 0)
-                declaredEvents = declared
-                // No event line is shorter than 16 bytes: a hostile header
-                // cannot make us reserve more than the file could hold.
-                events.reserveCapacity(min(declared, (expectedBytes ?? 1 << 20) / 16 + 1))
-                causeDepths.reserveCapacity(events.capacity)
-            default:
-                throw context.error(at: member.keyOffset, "unknown header field \"\(member.key)\"")
-            }
+        let input = JSONInput(line: bytes, number: number, root: node, path: path)
+        guard case .object = node.kind, let format = node["format"] else { throw input.error(notATrace, at: node.offset) }
+        guard case .string(TraceFormat.format) = format.kind else { throw input.error(notATrace, at: format.offset) }
+        let header = try input.fields(node, "the header")
+        try header.allowOnly(["format", "version", "name", "events"])
+        try header.checkVersion(TraceFormat.version, of: "trace")
+        if let name = try header.optionalString("name") { self.name = name.value }
+        if let declared = try header.optionalCount("events") {
+            declaredEvents = declared
+            // No event line is shorter than 16 bytes: a hostile header
+            // cannot make us reserve more than the file could hold.
+            events.reserveCapacity(min(declared, (expectedBytes ?? 1 << 20) / 16 + 1))
+            causeDepths.reserveCapacity(events.capacity)
         }
     }
 
-    private mutating func readEvent(_ members: [JSONMember], _ context: LineContext) throws(TraceError) {
+    private mutating func readEvent(_ fields: JSONFields) throws(TraceError) {
         var raw = RawEvent()
         var offsets = [Int](repeating: 0, count: EventKey.allCases.count)
-        for member in members {
+        for member in fields.members {
             guard let key = EventKey.byName[member.key] else {
-                throw context.error(at: member.keyOffset, "unknown event field \"\(member.key)\"")
+                throw fields.input.error("unknown field \"\(member.key)\" in \(fields.what)", at: member.keyOffset)
             }
             offsets[key.rawValue] = member.value.offset
             if key == .kind {
-                let name = try context.string(member.value, "kind")
+                let name = try fields.input.string(member.value, "\"kind\"")
                 guard let kind = EventKind.byTraceName[name] else {
-                    throw context.error(at: member.value.offset, "unknown event kind \"\(name)\"")
+                    throw fields.input.error("unknown event kind \"\(name)\"", at: member.value.offset)
                 }
                 raw.kind = kind
                 raw.present |= 1 << key.rawValue
             } else {
-                raw.set(key, UInt64(try context.integer(member.value, key.name, minimum: 0)))
+                raw.set(key, try fields.input.unsigned(member.value, "\"\(key.name)\""))
             }
         }
         if let problem = problem(with: raw) {
-            throw context.error(at: problem.key.map { offsets[$0.rawValue] } ?? 0, problem.message)
+            throw fields.input.error(problem.message, at: problem.key.map { offsets[$0.rawValue] } ?? fields.offset)
         }
         appendValidated(raw)
     }
 
-    private mutating func readTable(_ table: TraceFormat.Table, _ node: JSONNode,
-                                    _ context: LineContext) throws(TraceError) {
-        if case .object(let members) = node.kind {
-            for member in members where member.key != table.rawValue && !table.fields.contains(member.key) {
-                throw context.error(at: member.keyOffset, "unknown field \"\(member.key)\" in a \(table.rawValue) line")
-            }
-        }
+    private mutating func readTable(_ table: TraceFormat.Table, _ fields: JSONFields) throws(TraceError) {
+        let input = fields.input
+        try fields.allowOnly(table.fields.union([table.rawValue]))
         let next: Int
         switch table {
         case .string: next = strings.count
@@ -318,100 +311,41 @@ struct TraceReader {
         case .registry: next = registries.count
         case .site: next = sites.count
         }
-        let idNode = node[table.rawValue]!
-        let id = try context.integer(idNode, table.rawValue, minimum: 0)
+        let idNode = try fields.required(table.rawValue)
+        let id = try input.count(idNode, "\"\(table.rawValue)\"")
         guard id == next else {
             let reason = id == 0 ? "id 0 is reserved and never written" : "table ids must be 1, 2, 3, … in order"
-            throw context.error(at: idNode.offset, "\(table.rawValue) \(id) is out of order: "
-                                + "the next \(table.rawValue) id is \(next) (\(reason))")
+            throw input.error("\(table.rawValue) \(id) is out of order: "
+                              + "the next \(table.rawValue) id is \(next) (\(reason))", at: idNode.offset)
         }
         switch table {
         case .string:
-            strings.append(try context.string(context.required(node, "text", in: table), "text"))
+            strings.append(try fields.requiredString("text").value)
         case .object:
-            let type = try context.string(context.required(node, "type", in: table), "type")
-            var label: String?
-            if let labelNode = node["label"], !labelNode.value.isNull { label = try context.string(labelNode, "label") }
-            objects.append(ObjectInfo(typeName: type, label: label))
+            let type = try fields.requiredString("type").value
+            objects.append(ObjectInfo(typeName: type, label: try fields.optionalString("label")?.value))
         case .registry:
-            let name = try context.string(context.required(node, "name", in: table), "name")
-            let kindNode = try context.required(node, "kind", in: table)
-            let kindName = try context.string(kindNode, "kind")
-            guard let kind = RegistryKind(rawValue: kindName) else {
-                throw context.error(at: kindNode.offset, "unknown registry kind \"\(kindName)\" (expected "
-                                    + RegistryKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + ")")
-            }
-            var info = RegistryInfo(name: name, kind: kind)
-            if let dedupe = node["dedupe"] {
-                guard case .bool(let value) = dedupe.kind else {
-                    throw context.error(at: dedupe.offset, #""dedupe" must be true or false"#)
-                }
-                info.dedupe = value
-            }
-            if let orderNode = node["order"] {
-                let orderName = try context.string(orderNode, "order")
-                guard let order = OrderPromise(rawValue: orderName) else {
-                    throw context.error(at: orderNode.offset,
-                                        #"unknown order "\#(orderName)" (expected "registration" or "unspecified")"#)
-                }
+            var info = RegistryInfo(name: try fields.requiredString("name").value,
+                                    kind: try fields.requiredChoice("kind", Self.expectedKinds))
+            if let dedupe = try fields.optionalBool("dedupe") { info.dedupe = dedupe }
+            if let order: OrderPromise = try fields.optionalChoice("order", #""registration" or "unspecified""#) {
                 info.order = order
             }
             registries.append(info)
         case .site:
-            let file = try context.string(context.required(node, "file", in: table), "file")
-            let line = try context.integer(context.required(node, "line", in: table), "line", minimum: 0)
-            let column = try node["column"].map { (node) throws(TraceError) in
-                try context.integer(node, "column", minimum: 0)
-            } ?? 0
+            let file = try fields.requiredString("file").value
+            let line = try input.count(try fields.required("line"), "\"line\"")
+            let column = try fields.optionalCount("column") ?? 0
             sites.append(CallSite(file: file, line: line, column: column))
         }
     }
+
+    private static let expectedKinds = RegistryKind.allCases.dropLast().map { "\"\($0.rawValue)\"" }
+        .joined(separator: ", ") + " or \"\(RegistryKind.allCases.last!.rawValue)\""
 
     /// Appends an event ``problem(with:)`` accepted.
     private mutating func appendValidated(_ raw: RawEvent) {
         causeDepths.append(raw.has(.cause) ? causeDepths[Int(raw.cause)] + 1 : 0)
         events.append(raw.event)
-    }
-
-    /// The 1-based column of a byte offset within one line, in Unicode
-    /// scalars, not counting a byte order mark.
-    static func column(in bytes: [UInt8], offset: Int) -> Int {
-        let end = min(max(offset, 0), bytes.count)
-        let start = min(InputBytes.byteOrderMarkLength(bytes), end)
-        var column = 1
-        for index in start..<end where bytes[index] & 0xC0 != 0x80 { column += 1 }
-        return column
-    }
-}
-
-/// One line being read through the JSON parser: turns offsets into
-/// `PATH:LINE:COLUMN` errors and checks value types.
-private struct LineContext {
-    let path: String
-    let number: Int
-    let bytes: [UInt8]
-
-    func error(at offset: Int, _ message: String) -> TraceError {
-        TraceError(path: path, line: number, column: TraceReader.column(in: bytes, offset: offset), message: message)
-    }
-
-    func string(_ node: JSONNode, _ key: String) throws(TraceError) -> String {
-        guard case .string(let value) = node.kind else { throw error(at: node.offset, "\"\(key)\" must be a string") }
-        return value
-    }
-
-    func integer(_ node: JSONNode, _ key: String, minimum: Int) throws(TraceError) -> Int {
-        guard case .int(let value) = node.kind, value >= minimum else {
-            throw error(at: node.offset, minimum == 0 ? "\"\(key)\" must be a non-negative integer"
-                                                      : "\"\(key)\" must be an integer of at least \(minimum)")
-        }
-        return value
-    }
-
-    func required(_ node: JSONNode, _ key: String, in table: TraceFormat.Table) throws(TraceError) -> JSONNode {
-        guard let value = node[key] else {
-            throw error(at: node.offset, "a \(table.rawValue) line needs \"\(key)\"")
-        }
-        return value
     }
 }

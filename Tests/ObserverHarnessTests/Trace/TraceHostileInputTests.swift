@@ -78,11 +78,12 @@ import Testing
 
     @Test(arguments: [
         ("1e400", "number out of range"),
-        ("18446744073709551616", #""seq" must be a non-negative integer"#),
-        ("-0", #""seq" must be a non-negative integer"#),
-        ("-1", #""seq" must be a non-negative integer"#),
-        ("0.5", #""seq" must be a non-negative integer"#),
-        (#""0""#, #""seq" must be a non-negative integer"#),
+        ("18446744073709551616", #""seq" must be a whole number from 0 to 18446744073709551615"#),
+        ("-0", #""seq" must be a whole number from 0 to 18446744073709551615"#),
+        ("-1", #""seq" must be a whole number from 0 to 18446744073709551615"#),
+        ("0.5", #""seq" must be a whole number from 0 to 18446744073709551615"#),
+        ("1e2", #""seq" must be a whole number from 0 to 18446744073709551615"#),
+        (#""0""#, #""seq" must be a whole number from 0 to 18446744073709551615"#),
     ])
     func aSequenceNumberOutOfRangeIsReportedAtTheNumber(value: String, message: String) {
         let line = #"{"seq":\#(value),"kind":"post"}"#
@@ -95,7 +96,8 @@ import Testing
         ("thread", "65536", "thread 65536 is out of range (0…65535)"),
         ("registration", "4294967296", "registration 4294967296 is out of range"),
         ("flags", "256", "flags 256 is not a flag set (0…255)"),
-        ("t", "9223372036854775808", #""t" must be a non-negative integer"#),
+        ("t", "18446744073709551616", #""t" must be a whole number from 0 to 18446744073709551615"#),
+        ("t", "9223372036854775808.0", #""t" must be a whole number from 0 to 18446744073709551615"#),
         ("site", "4294967295", "site 4294967295 is not defined (no site line comes before this one)"),
     ])
     func aFieldOutOfRangeIsReportedAtItsValue(key: String, value: String, message: String) {
@@ -103,6 +105,37 @@ import Testing
         let failure = error([header, line])
         #expect(position(failure) == "2:\(column(of: value, in: line))")
         #expect(failure?.message == message)
+    }
+
+    /// The writer's clock is 64 bits unsigned: every value it can write reads back exactly.
+    @Test(arguments: [UInt64(0), UInt64(1) << 53 + 1, UInt64(1) << 63, UInt64.max - 1, UInt64.max])
+    func aTimeUpToTheLargest64BitValueReadsExactly(time: UInt64) throws {
+        // Spaces take the line off the fast path, through the JSON parser.
+        for line in [#"{"seq":0,"kind":"post","t":\#(time)}"#, #"{"seq":0, "kind":"post", "t":\#(time)}"#] {
+            let trace = try Recording.readTrace(TraceFixtures.data([header, line]))
+            #expect(trace.recording.events[0].time == time, "\(line)")
+        }
+    }
+
+    @Test func aVersionWrittenAsOnePointZeroIsVersionOne() throws {
+        let trace = try Recording.readTrace(TraceFixtures.data(
+            [#"{"format":"observer-harness-trace","version":1.0,"name":"t"}"#, #"{"seq":0,"kind":"post"}"#]))
+        #expect(trace.recording.eventCount == 1)
+    }
+
+    // MARK: Byte order marks
+
+    @Test func aByteOrderMarkAtTheStartOfTheTraceIsSkipped() throws {
+        let trace = try Recording.readTrace(Data([0xEF, 0xBB, 0xBF]) + TraceFixtures.data([header, #"{"seq":0,"kind":"post"}"#]))
+        #expect(trace.recording.eventCount == 1)
+    }
+
+    @Test(arguments: [1, 2])
+    func aByteOrderMarkStartingALaterLineIsAnError(index: Int) {
+        var lines = [header, #"{"string":1,"text":"a"}"#, #"{"seq":0,"kind":"post"}"#]
+        lines[index] = "\u{FEFF}" + lines[index]
+        let failure = error(lines)
+        #expect(failure?.description == "t.jsonl:\(index + 1):1: error: a byte order mark is allowed only at the start of the trace")
     }
 
     @Test(arguments: ["2", "0", "1e400", "-0", "18446744073709551616", #""1""#])
@@ -119,7 +152,7 @@ import Testing
         (#"{"string":1,"text":5}"#, #""text" must be a string"#),
         (#"{"object":1,"type":"A","label":[]}"#, #""label" must be a string"#),
         (#"{"registry":1,"name":"c","kind":"subject","dedupe":"no"}"#, #""dedupe" must be true or false"#),
-        (#"{"site":1,"file":"F.swift","line":"12"}"#, #""line" must be a non-negative integer"#),
+        (#"{"site":1,"file":"F.swift","line":"12"}"#, #""line" must be a whole number, 0 or more"#),
         (#"[1,2,3]"#, "expected a JSON object: an event or table line"),
         (#""seq""#, "expected a JSON object: an event or table line"),
     ])
@@ -152,6 +185,7 @@ import Testing
     @Test func theDocumentedLimitsAreTheOnesInForce() {
         #expect(Recording.maxTraceLineBytes == 16 << 20)
         #expect(Recording.maxTraceCauseDepth == 4_096)
+        #expect(TraceReader.maxLineDepth == 256)
     }
 
     @Test func aFolderIsAnErrorNotACrash() {

@@ -64,7 +64,7 @@ import Testing
     @Test func unknownVersionIsAnErrorAtTheVersion() throws {
         let data = TraceFixtures.data([#"{"format":"observer-harness-trace","version":2,"name":"t"}"#])
         let error = try #require(TraceFixtures.readError(data))
-        #expect(error.description == "t.jsonl:1:46: error: unsupported trace version 2; this reader reads version 1")
+        #expect(error.description == "t.jsonl:1:46: error: unsupported trace version 2 (this tool reads version 1)")
     }
 
     @Test func fileThatIsNotATraceIsAnErrorOnLine1() throws {
@@ -87,12 +87,12 @@ import Testing
 
     @Test func unknownFieldIsAnErrorAtTheKey() throws {
         let event = try #require(TraceFixtures.readError(TraceFixtures.data([header, #"{"seq":0,"kind":"post","colour":1}"#])))
-        #expect(event.description == #"t.jsonl:2:24: error: unknown event field "colour""#)
+        #expect(event.description == #"t.jsonl:2:24: error: unknown field "colour" in an event line"#)
         let table = try #require(TraceFixtures.readError(TraceFixtures.data([header, #"{"string":1,"text":"a","x":2}"#])))
         #expect(table.description == #"t.jsonl:2:24: error: unknown field "x" in a string line"#)
         let headerField = try #require(TraceFixtures.readError(TraceFixtures.data(
             [#"{"format":"observer-harness-trace","version":1,"extra":true}"#])))
-        #expect(headerField.message == #"unknown header field "extra""#)
+        #expect(headerField.message == #"unknown field "extra" in the header"#)
     }
 
     @Test func idOutOfRangeIsAnErrorAtTheIdNotACrash() throws {
@@ -149,11 +149,11 @@ import Testing
         let cases: [(String, String)] = [
             (#"{"string":1}"#, #"a string line needs "text""#),
             (#"{"string":1,"text":3}"#, #""text" must be a string"#),
-            (#"{"object":1,"label":"x"}"#, #"a object line needs "type""#),
-            (#"{"registry":1,"name":"c","kind":"bus"}"#, #"unknown registry kind "bus""#),
-            (#"{"registry":1,"name":"c","kind":"subject","order":"random"}"#, #"unknown order "random""#),
+            (#"{"object":1,"label":"x"}"#, #"an object line needs "type""#),
+            (#"{"registry":1,"name":"c","kind":"bus"}"#, #""kind" must be "notification-center", "subject", "property" or "delegate", not "bus""#),
+            (#"{"registry":1,"name":"c","kind":"subject","order":"random"}"#, #""order" must be "registration" or "unspecified""#),
             (#"{"registry":1,"name":"c","kind":"subject","dedupe":1}"#, #""dedupe" must be true or false"#),
-            (#"{"site":1,"file":"a","line":-1}"#, #""line" must be a non-negative integer"#),
+            (#"{"site":1,"file":"a","line":-1}"#, #""line" must be a whole number, 0 or more"#),
             (#"{"string":1,"object":1,"text":"a"}"#, #"a table line defines one entry, but this line has "string" and "object""#),
             (#"{"text":"a"}"#, "expected an event line"),
             ("[]", "expected a JSON object"),
