@@ -136,7 +136,8 @@ private func temporaryFile(_ name: String, _ contents: String) throws -> String 
 @Test func outputOptionWritesTheReportToAFile() throws {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString).json")
     let result = try harnessCLI(["run", examples + "/add-to-cart-broadcast.scenario.json", "--output", output.path])
-    #expect(result.status == 1)
+    // Standard error says why when the run did not end as it should (a sanitizer's report, say).
+    #expect(result.status == 1, "\(result.stderr)")
     #expect(result.stdout.isEmpty)
     #expect(try String(contentsOf: output, encoding: .utf8).contains("broadcast-as-command"))
 }

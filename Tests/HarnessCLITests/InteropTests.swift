@@ -282,6 +282,30 @@ import FoundationXML
         #expect(different.stderr.contains("b.json:1:1: error: scenario \"add-to-cart-broadcast\" is also in a.json"))
     }
 
+    @Test(arguments: [
+        (#""errors": 1"#, #""errors": 0"#, #""errors": "#, #"the summary says 0 errors, but "findings" has 1"#),
+        (#""notes": 0"#, #""notes": 3"#, #""notes": "#, #"the summary says 3 notes, but "findings" has 0"#),
+        (#""errors": 1"#, #""errors": 1, "suppressed": 2"#, #""suppressed": "#,
+         #"the summary says 2 suppressed, but "suppressed" has 0"#),
+    ])
+    func mergeRefusesAReportWhoseSummaryContradictsItsFindings(original: String, edited: String, key: String,
+                                                               message: String) throws {
+        let repository = try Repository()
+        _ = try repository.run(["run", Self.broadcast, "--format", "json", "--output", "a.json"])
+        let text = try repository.read("a.json")
+        let range = try #require(text.range(of: original))
+        let editedText = text.replacingCharacters(in: range, with: edited)
+        try repository.write("edited.json", editedText)
+        // The stated count's line and column (1-based, in scalars).
+        let before = editedText[..<(try #require(editedText.range(of: key))).upperBound]
+        let line = before.count { $0 == "\n" } + 1
+        let column = before.split(separator: "\n", omittingEmptySubsequences: false).last!.unicodeScalars.count + 1
+        let result = try repository.run(["merge", "edited.json"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "edited.json:\(line):\(column): error: \(message)\n")
+    }
+
     @Test func mergeReportsABadFileAtItsPosition() throws {
         let repository = try Repository()
         try repository.write("bad.json", """

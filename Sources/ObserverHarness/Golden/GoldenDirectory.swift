@@ -20,8 +20,17 @@ package struct GoldenDirectory: Sendable {
         case written(report: String)
     }
 
-    /// Every `*.scenario.json` under the folder, sorted by path.
-    package func scenarioFiles() -> [URL] { Self.files(under: url, suffix: ".scenario.json") }
+    /// Every `*.scenario.json` under the folder, sorted by path, each named
+    /// through the folder as it was given (`Golden/cart.scenario.json` for
+    /// `Golden`), so messages quote paths the way the user wrote them.
+    package func scenarioFiles() -> [URL] { Self.files(under: url, suffix: ".scenario.json").map(asGiven) }
+
+    /// `file`, found under the folder, as a path through the folder's own
+    /// spelling (`url.relativePath`).
+    private func asGiven(_ file: URL) -> URL {
+        let folder = url.isFileURL ? url.relativePath : url.path
+        return URL(fileURLWithPath: (folder.hasSuffix("/") ? folder : folder + "/") + relativePath(file))
+    }
 
     /// Compares every scenario's report with its golden file.
     package func check(seed: UInt64 = 0) -> [Entry] {
@@ -103,9 +112,9 @@ package struct GoldenDirectory: Sendable {
         guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
                 || (try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
         else {
-            throw InputError(path: url.path, line: 1, column: 1, message: "the golden report is not a regular file")
+            throw InputError(path: url.relativePath, line: 1, column: 1, message: "the golden report is not a regular file")
         }
-        let bytes = try InputFile.read(url, path: url.path, maxBytes: GoldenFile.maxFileBytes, what: "golden report")
+        let bytes = try InputFile.read(url, path: url.relativePath, maxBytes: GoldenFile.maxFileBytes, what: "golden report")
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -46,6 +46,7 @@ private struct ReportReader {
         try fields.checkFormat(Report.format)
         try fields.checkVersion(Report.formatVersion, of: "report")
         let summary = try input.fields(try fields.required("summary"), "\"summary\"")
+        try summary.allowOnly(["events", "replays", "errors", "warnings", "notes", "suppressed", "baselined"])
         var report = Report(
             scenario: try fields.requiredString("scenario").value,
             eventCount: try input.count(try summary.required("events"), "\"events\""),
@@ -63,7 +64,23 @@ private struct ReportReader {
                 report.suppressed.append(SuppressedFinding(finding: finding, reason: reason))
             }
         }
+        try checkCounts(summary, against: report)
         return report
+    }
+
+    /// A summary's counts, where given, must be what its findings say: a
+    /// report edited by hand or cut short must not merge as if it were whole.
+    private func checkCounts(_ summary: JSONFields, against report: Report) throws(InputError) {
+        let actual = [("errors", report.count(.error)), ("warnings", report.count(.warning)),
+                      ("notes", report.count(.note)), ("suppressed", report.suppressed.count)]
+        for (key, count) in actual {
+            guard let node = summary.node(key) else { continue }
+            let stated = try input.count(node, "\"\(key)\"")
+            guard stated == count else {
+                let listed = key == "suppressed" ? "\"suppressed\" has" : "\"findings\" has"
+                throw input.error("the summary says \(stated) \(key), but \(listed) \(count)", at: node.offset)
+            }
+        }
     }
 
     private func finding(_ node: JSONNode) throws(InputError) -> (finding: Finding, reason: String?) {

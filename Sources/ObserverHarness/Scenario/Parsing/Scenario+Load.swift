@@ -15,9 +15,11 @@ extension Scenario {
 
     /// Reads and validates a scenario file.
     ///
-    /// - Throws: ``InputError`` naming the path, line and column of the first problem.
+    /// - Throws: ``InputError`` naming the path, line and column of the first
+    ///   problem. The path is `url.relativePath`, so a file given relative to
+    ///   the current directory is quoted as it was written.
     public static func load(contentsOf url: URL, limits: Limits = Limits()) throws(InputError) -> Scenario {
-        let path = url.path
+        let path = url.isFileURL ? url.relativePath : url.path
         let bytes = try InputFile.read(url, path: path, maxBytes: limits.maxBytes, what: "scenario file")
         return try parse(bytes, path: path, limits: limits)
     }
