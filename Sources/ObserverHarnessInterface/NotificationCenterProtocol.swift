@@ -31,6 +31,56 @@ public protocol NotificationCenterProtocol: AnyObject, Sendable {
     func removeObserver(_ observer: Any, name: Notification.Name?, object: Any?, location: CodeLocation)
     func post(_ notification: Notification, location: CodeLocation)
     func post(name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]?, location: CodeLocation)
+
+    // Async sequences and Foundation's typed messages: call them with
+    // Foundation's labels (NotificationCenterProtocol+Messages.swift).
+
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func notifications(named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
+                       location: CodeLocation) -> AsyncObserverSequence<PostedNotification>
+
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    func addObserver<Message: NotificationCenter.MainActorMessage>(
+        of subject: Message.Subject?, for messageType: Message.Type, location: CodeLocation,
+        using observer: @escaping @MainActor (Message) -> Void
+    ) -> NotificationCenter.ObservationToken where Message.Subject: AnyObject
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    func addObserver<Message: NotificationCenter.MainActorMessage>(
+        ofEvery subjectType: Message.Subject.Type, for messageType: Message.Type, location: CodeLocation,
+        using observer: @escaping @MainActor (Message) -> Void
+    ) -> NotificationCenter.ObservationToken
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    func addObserver<Message: NotificationCenter.AsyncMessage>(
+        of subject: Message.Subject?, for messageType: Message.Type, location: CodeLocation,
+        using observer: @escaping @Sendable (Message) async -> Void
+    ) -> NotificationCenter.ObservationToken where Message.Subject: AnyObject
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    func addObserver<Message: NotificationCenter.AsyncMessage>(
+        ofEvery subjectType: Message.Subject.Type, for messageType: Message.Type, location: CodeLocation,
+        using observer: @escaping @Sendable (Message) async -> Void
+    ) -> NotificationCenter.ObservationToken
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    func removeObserver(_ token: NotificationCenter.ObservationToken, location: CodeLocation)
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    @MainActor func post<Message: NotificationCenter.MainActorMessage>(
+        _ message: Message, subject: Message.Subject, location: CodeLocation) where Message.Subject: AnyObject
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    @MainActor func post<Message: NotificationCenter.MainActorMessage>(_ message: Message, location: CodeLocation)
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    func post<Message: NotificationCenter.AsyncMessage>(
+        _ message: Message, subject: Message.Subject, location: CodeLocation) where Message.Subject: AnyObject
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    func post<Message: NotificationCenter.AsyncMessage>(_ message: Message, location: CodeLocation)
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    func messages<Message: NotificationCenter.AsyncMessage>(
+        of subject: Message.Subject?, for messageType: Message.Type, bufferSize limit: Int, owner: AnyObject?,
+        location: CodeLocation
+    ) -> AsyncObserverSequence<Message> where Message.Subject: AnyObject
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    func messages<Message: NotificationCenter.AsyncMessage>(
+        ofEvery subjectType: Message.Subject.Type, for messageType: Message.Type, bufferSize limit: Int,
+        owner: AnyObject?, location: CodeLocation
+    ) -> AsyncObserverSequence<Message>
 }
 
 extension NotificationCenterProtocol {

@@ -18,6 +18,8 @@ struct TraceIndex {
         let channelKey: Int
         var removeSequence: Int?
         var tokenDropSequence: Int?
+        /// A typed-message registration: dropping its token ends it.
+        var typedMessage = false
         /// Its deliveries that reached a deallocated observer (`deliverToDead`):
         /// the only ones rules ask for, and almost always none, so records
         /// copy without touching an array buffer.
@@ -98,6 +100,8 @@ struct TraceIndex {
     /// `deliverSkipped` inside a delivery: a block whose weakly held queue
     /// was gone did not run (`object` is the queue).
     private(set) var queueGoneSkips: [Int] = []
+    /// Async observations' events, in order (see ``AsyncObservations``).
+    private(set) var asyncEvents: [Int] = []
     /// Numbers every (registry, channel) pair posted or registered, so rules
     /// keep per-channel state in arrays rather than hash per post.
     private var channels: PairNumbering
@@ -135,7 +139,8 @@ struct TraceIndex {
                         observer: event.object, channel: event.channel, anyChannel: event.flags.contains(.anyChannel),
                         sender: event.subject, hold: event.flags.hold, tokenForm: event.flags.contains(.tokenForm),
                         site: event.site, isDelegate: false,
-                        channelKey: channels.number(event.registry, event.channel)))
+                        channelKey: channels.number(event.registry, event.channel),
+                        typedMessage: event.flags.contains(.typedMessage)))
                 }
                 mutations.append(sequence)
             case .remove:
@@ -148,6 +153,10 @@ struct TraceIndex {
             case .tokenDropped:
                 if let slot = registrationSlots[event.registration] {
                     registrationRecords[slot].tokenDropSequence = sequence
+                    // Foundation removes a typed-message registration as its token goes.
+                    if registrationRecords[slot].typedMessage, registrationRecords[slot].removeSequence == nil {
+                        registrationRecords[slot].removeSequence = sequence
+                    }
                 }
             case .delegateSet:
                 let key = SlotKey(registry: event.registry, owner: event.subject)
@@ -189,6 +198,8 @@ struct TraceIndex {
                 stepStarts.append((sequence, Int(event.registration)))
             case .cycleCut:
                 cycleCuts.append(sequence)
+            case .asyncOpen, .asyncConsume, .asyncEnd, .messageDropped, .settle:
+                asyncEvents.append(sequence)
             }
         }
     }
@@ -279,6 +290,7 @@ struct TraceIndex {
         switch info.typeName {
         case "NotificationObserverToken": kind = "block"
         case "PropertyObservation": kind = "observation"
+        case "MessageObserverToken": kind = "message-observer"
         default: return nil
         }
         guard info.label == nil, Int(object) < lifetimes.count, let track = lifetimes[Int(object)].trackSequence,

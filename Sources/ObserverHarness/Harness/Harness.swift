@@ -95,6 +95,7 @@ public final class Harness: Sendable {
                              fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                              line: UInt = #line, column: UInt = #column) {
         let id = recorder.objectID(for: object)
+        recorder.asyncActivity.ownerReleased(id)
         recorder.record(Event(kind: .appRelease, object: id),
                         at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }

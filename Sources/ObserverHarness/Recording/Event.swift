@@ -85,6 +85,20 @@ enum EventKind: UInt8, CaseIterable, Sendable {
     case step
     /// A handler nested too deeply on `channel`; the replay branch ended.
     case cycleCut
+    /// An async observation (a `for await` over notifications or messages)
+    /// began: `object` is the loop, `subject` its owner (0: none given),
+    /// `registration` what feeds it, `channel` the name or message type.
+    case asyncOpen
+    /// The loop `object` took a value; `cause` is the delivery that buffered it.
+    case asyncConsume
+    /// The loop `object` ended; `channel` says how (``AsyncObservationEnd``).
+    case asyncEnd
+    /// A full message buffer of loop `object` dropped the value its
+    /// delivery `cause` had buffered: the loop never sees it.
+    case messageDropped
+    /// A check waited for async work; `registration` = scheduler turns
+    /// waited, `channel` = "settled" or "turn-limit".
+    case settle
 
     var traceName: String {
         switch self {
@@ -109,6 +123,11 @@ enum EventKind: UInt8, CaseIterable, Sendable {
         case .read: "read"
         case .step: "step"
         case .cycleCut: "cycle-cut"
+        case .asyncOpen: "async-open"
+        case .asyncConsume: "async-consume"
+        case .asyncEnd: "async-end"
+        case .messageDropped: "message-dropped"
+        case .settle: "settle"
         }
     }
 
@@ -136,6 +155,9 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     static let ignoredDuplicate = EventFlags(rawValue: 1 << 4)
     /// `remove`: by token rather than by observer.
     static let byToken = EventFlags(rawValue: 1 << 5)
+    /// `add`, `asyncOpen`: a typed-message registration (`addObserver(of:for:using:)`,
+    /// `messages(of:for:)`); shares its bit with ``byToken``, which only `remove` uses.
+    static let typedMessage = EventFlags(rawValue: 1 << 5)
     /// `dealloc`: found by a weak reference, not observed in deinit.
     static let detectedLate = EventFlags(rawValue: 1 << 6)
     /// `track`: the object is the box of a value given as a notification's

@@ -30,6 +30,8 @@ final class Recorder: @unchecked Sendable {
     /// many name each: their deallocation is checked at every registry
     /// operation, so it is recorded before the removal that follows it.
     private var watchedSenders: [UInt32: Int] = [:]
+    /// Async deliveries and loops still under way (has its own lock).
+    let asyncActivity = AsyncActivity()
 
     // MARK: Recording events
 

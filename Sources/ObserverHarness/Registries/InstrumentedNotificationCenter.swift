@@ -49,6 +49,8 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     }
 
     let store: RegistrationStore<Handler>
+    /// Typed messages, a registry of their own made on first use.
+    let messageSide = LazyMessageSide()
     private var recorder: Recorder { store.recorder }
 
     init(recorder: Recorder, name: String, order: DeliveryOrder) {

@@ -81,13 +81,14 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
 
     /// Registers `observer`; records `add`.
     func add(observer: AnyObject?, observerID: UInt32, hold: Hold, channel: String?, senderID: UInt32,
-             tokenForm: Bool, dedupe: Bool, site: SiteReference, handler: Handler) -> AddResult {
+             tokenForm: Bool, dedupe: Bool, site: SiteReference, handler: Handler,
+             extraFlags: EventFlags = []) -> AddResult {
         recorder.withLock {
             recorder.noticeDeallocationsLocked()
             let context = ThreadContext.current
             let channelID = channel.map { recorder.internLocked($0) } ?? 0
             let siteID = recorder.siteIDLocked(site)
-            var flags = EventFlags(hold: hold)
+            var flags = EventFlags(hold: hold).union(extraFlags)
             if tokenForm { flags.insert(.tokenForm) }
             if channel == nil { flags.insert(.anyChannel) }
             if dedupe, let existing = registrations.first(where: {
@@ -187,12 +188,22 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
     }
 
     /// Records that the last reference to a block-form token went away while
-    /// its registration was still active.
-    func tokenDropped(registrationID: UInt32, observerID: UInt32) {
+    /// its registration was still active. `ending` it (a typed-message token,
+    /// which Foundation removes as it goes) takes the registration out too.
+    func tokenDropped(registrationID: UInt32, observerID: UInt32, ending: Bool = false) {
+        var ended: Registration<Handler>?
+        defer { withExtendedLifetime(ended) {} }
         recorder.withLock {
-            guard registrations.contains(where: { $0.id == registrationID && $0.isActive }) else { return }
+            guard let index = registrations.firstIndex(where: { $0.id == registrationID && $0.isActive }) else {
+                return
+            }
             _ = recorder.appendLocked(Event(kind: .tokenDropped, registry: registryID, object: observerID,
                                             registration: registrationID), context: ThreadContext.current)
+            if ending {
+                recorder.unwatchSenderLocked(registrations[index].senderID)
+                registrations[index].isActive = false
+                ended = registrations.remove(at: index)
+            }
         }
     }
 

@@ -89,7 +89,9 @@ struct Footprints {
         case .post, .propertySet, .delegateCall: (Resource(space: 1, id: event.registry), .read)
         case .deliver, .deliverSkipped, .deliverToDead, .invoke: (Resource(space: 2, id: event.object), .read)
         case .appRelease, .dealloc, .retain: (Resource(space: 2, id: event.object), .write)
-        case .track, .step, .cycleCut: nil
+        case .asyncOpen, .asyncEnd: (Resource(space: 1, id: event.registry), .write)
+        case .asyncConsume, .messageDropped: (Resource(space: 2, id: event.object), .write)
+        case .track, .step, .cycleCut, .settle: nil
         }
     }
 }

@@ -6,7 +6,9 @@ struct DiscardedTokenRule: Rule {
         explanation: """
             A block registration ends only when its token is removed. Once the token is dropped (not stored, or \
             overwritten by the next registration) nothing can remove it: the block runs on every post for the \
-            rest of the process, with whatever it captured.
+            rest of the process, with whatever it captured. A typed-message token (Foundation's \
+            ObservationToken, from addObserver(of:for:using:)) is the opposite: Foundation removes the observer \
+            when the token goes, so a token dropped at once leaves an observer that never fires.
             """,
         fix: "Store the token (a property of the observing object) and remove it when done; "
             + "do not overwrite a stored token without removing it first.",
@@ -36,6 +38,10 @@ struct DiscardedTokenRule: Rule {
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         for registration in trace.registrationsInOrder {
+            if registration.typedMessage {
+                checkTyped(registration, trace, into: &findings)
+                continue
+            }
             // Only the block form is removable by its token alone; any other
             // registration can still be removed by its observer.
             guard registration.tokenForm,
@@ -50,5 +56,44 @@ struct DiscardedTokenRule: Rule {
                 site: trace.site(registration.site), location: trace.location(registration.site),
                 events: [registration.addSequence, dropped]))
         }
+    }
+
+    static let typedFix = "Keep the ObservationToken for as long as the messages are wanted (a property of the "
+        + "observing object); remove it, or let it go with its owner, when done."
+
+    /// A typed-message token is the opposite case: Foundation removes the
+    /// registration as the token goes, so one dropped at once (`_ = center.addObserver(of:for:using:)`,
+    /// or a local that goes out of scope before anything is posted) leaves an
+    /// observer that never fires. A token kept and let go later (its owner's
+    /// teardown) is how such an observation normally ends.
+    private func checkTyped(_ registration: TraceIndex.RegistrationRecord, _ trace: TraceIndex,
+                            into findings: inout [Finding]) {
+        guard let dropped = registration.tokenDropSequence, registration.removeSequence == dropped,
+              droppedAtOnce(registration, dropped, trace) else { return }
+        findings.append(finding(
+            "The ObservationToken of the typed-message observer\(trace.forChannel(registration)) in "
+                + "\(trace.registryName(registration.registry)) (added at \(siteText(trace, registration.site))) "
+                + "was dropped at once, and Foundation removes the observer with its token: it never fires.",
+            registry: trace.registryName(registration.registry),
+            channel: registration.anyChannel ? nil : trace.string(registration.channel),
+            objects: [trace.name(registration.observer)], step: trace.step(of: dropped),
+            site: trace.site(registration.site), location: trace.location(registration.site),
+            events: [registration.addSequence, dropped], fix: Self.typedFix))
+    }
+
+    /// Nothing the registering thread did, and no delivery, came between the
+    /// add and the drop (bookkeeping events aside).
+    private func droppedAtOnce(_ registration: TraceIndex.RegistrationRecord, _ dropped: Int,
+                               _ trace: TraceIndex) -> Bool {
+        let thread = trace.events[registration.addSequence].thread
+        for sequence in (registration.addSequence + 1)..<dropped {
+            let event = trace.events[sequence]
+            switch event.kind {
+            case .track, .step, .dealloc: continue
+            case .deliver where event.registration == registration.id: return false
+            default: if event.thread == thread { return false }
+            }
+        }
+        return true
     }
 }

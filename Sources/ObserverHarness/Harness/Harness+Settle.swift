@@ -1,0 +1,35 @@
+extension Harness {
+    /// Waits until the harness's async observers have nothing under way:
+    /// every async-message delivery enqueued has run, and every async loop
+    /// whose owner deallocated or was released has ended. Call it before
+    /// checking findings in a test that uses async messages or `for await`
+    /// loops.
+    ///
+    /// It never sleeps: it yields to the scheduler at most `maxTurns` times,
+    /// checking after each turn. When the work has not settled by then (a
+    /// loop that never ends, which is what `async-observer-outlives-owner`
+    /// reports), it stops and says so: it returns false, and the recording
+    /// notes the limit, which findings quote.
+    ///
+    /// ```swift
+    /// screen = nil                      // its deinit cancels the loop's task
+    /// await harness.settle()
+    /// assertFindings(harness, .none())
+    /// ```
+    @discardableResult
+    public func settle(maxTurns: Int = 1_000,
+                       fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                       line: UInt = #line, column: UInt = #column) async -> Bool {
+        let activity = recorder.asyncActivity
+        var turns = 0
+        while !activity.isSettled, turns < maxTurns {
+            await Task.yield()
+            turns += 1
+        }
+        let settled = activity.isSettled
+        recorder.record(Event(kind: .settle, channel: recorder.intern(settled ? "settled" : "turn-limit"),
+                              registration: UInt32(clamping: turns)),
+                        at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        return settled
+    }
+}

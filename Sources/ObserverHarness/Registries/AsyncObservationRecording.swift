@@ -1,0 +1,47 @@
+import Foundation
+
+/// Records one async observation (a `for await` over notifications or
+/// messages): opened where and for which owner, each value the loop took,
+/// each value its buffer dropped, and how it ended.
+final class AsyncObservationRecording: AsyncObservationEvents, @unchecked Sendable {
+    private let recorder: Recorder
+    private let registryID: UInt32
+    // Written once, before the iterator can report anything.
+    private(set) var loopID: UInt32 = 0
+    private(set) var registrationID: UInt32 = 0
+
+    init(recorder: Recorder, registryID: UInt32) {
+        self.recorder = recorder
+        self.registryID = registryID
+    }
+
+    /// Names the loop after the line that opened it, and records `asyncOpen`.
+    func open(loop: AnyObject, registrationID: UInt32, channel: String, owner: AnyObject?, typedMessage: Bool,
+              location: CodeLocation) {
+        let file = "\(location.fileID)".split(separator: "/").last.map(String.init) ?? "\(location.fileID)"
+        loopID = recorder.objectID(for: loop, label: "loop (\(file):\(location.line))", site: location)
+        self.registrationID = registrationID
+        let ownerID = owner.map { recorder.objectID(for: $0) } ?? 0
+        recorder.asyncActivity.loopOpened(loopID, owner: owner, ownerID: ownerID)
+        recorder.record(Event(kind: .asyncOpen, flags: typedMessage ? .typedMessage : [],
+                              registry: registryID, channel: recorder.intern(channel), object: loopID,
+                              subject: ownerID, registration: registrationID),
+                        at: location)
+    }
+
+    func consumed(tag: UInt32) {
+        recorder.record(Event(kind: .asyncConsume, registry: registryID, object: loopID,
+                              registration: registrationID, cause: tag == 0 ? Event.none : tag))
+    }
+
+    func dropped(tag: UInt32) {
+        recorder.record(Event(kind: .messageDropped, registry: registryID, object: loopID,
+                              registration: registrationID, cause: tag == 0 ? Event.none : tag))
+    }
+
+    func ended(_ end: AsyncObservationEnd) {
+        recorder.asyncActivity.loopEnded(loopID)
+        recorder.record(Event(kind: .asyncEnd, registry: registryID, channel: recorder.intern(end.name),
+                              object: loopID, registration: registrationID))
+    }
+}
