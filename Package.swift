@@ -25,8 +25,9 @@ let package = Package(
         .testTarget(name: "ObserverHarnessInterfaceTests", dependencies: ["ObserverHarnessInterface"]),
         .testTarget(name: "ObserverHarnessTests", dependencies: ["ObserverHarness"]),
         .testTarget(name: "ObserverHarnessTestingTests", dependencies: ["ObserverHarness", "ObserverHarnessTesting"]),
-        // Runs the real executable, so it depends on it to have it built.
-        .testTarget(name: "HarnessCLITests", dependencies: ["harness-cli"]),
+        // Runs the real executable, so it depends on it to have it built;
+        // Expected/ holds its whole outputs, read from the source tree.
+        .testTarget(name: "HarnessCLITests", dependencies: ["harness-cli"], exclude: ["Expected"]),
     ],
     swiftLanguageModes: [.v6]
 )

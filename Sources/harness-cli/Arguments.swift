@@ -8,11 +8,14 @@ struct Arguments {
         case merge(reports: [String])
         case rules
         case explain(rule: String)
-        case help(topic: String?)
+        /// The overview (nil), or one command's usage.
+        case help(CommandUsage?)
         case version
     }
 
     enum Format: String { case json, text, sarif, junit }
+
+    enum FailOn: String { case error, warning, note, never }
 
     var command: Command
     var format: Format?
@@ -24,17 +27,18 @@ struct Arguments {
     /// Write every finding's fingerprint to this file.
     var writeBaseline: String?
 
-    enum FailOn: String { case error, warning, note, never }
-
-    /// Bad usage, and which argument (an index into the words after the
-    /// program name) it is about; nil means the end of the command line.
+    /// Bad usage, which argument (an index into the words after the program
+    /// name) it is about (nil: the end of the command line), and the usage to
+    /// show with it (nil: the short overview).
     struct UsageError: Error {
         let message: String
         var argument: Int?
+        var usage: CommandUsage?
 
-        init(message: String, argument: Int? = nil) {
+        init(message: String, argument: Int? = nil, usage: CommandUsage? = nil) {
             self.message = message
             self.argument = argument
+            self.usage = usage
         }
 
         /// `<command line>:1:COLUMN: error: MESSAGE`, the column being where
@@ -45,172 +49,187 @@ struct Arguments {
             for word in words.prefix(argument ?? words.count) { column += word.unicodeScalars.count + 1 }
             return "<command line>:1:\(column): error: \(message)"
         }
+
+        /// The diagnostic, then the usage of the command it is about.
+        func text(_ words: [String]) -> String {
+            diagnostic(words) + "\n\n" + (usage?.text ?? CommandUsage.shortOverview)
+        }
     }
 
-    static func parse(_ words: [String]) throws(UsageError) -> Arguments {
+    /// An option as given: which, its value, and where each was.
+    private struct GivenOption {
+        let option: CommandOption
+        let value: String
+        let index: Int
+        let valueIndex: Int
+    }
+
+    /// The words sorted out: operands (the command first) and options.
+    private struct ScannedWords {
         var positional: [String] = []
-        /// Where each positional word is in `words`.
+        /// Where each positional word is in the words.
         var positionalIndexes: [Int] = []
-        var format: Format?
-        var output: String?
-        var failOn = FailOn.error
-        var seed: UInt64 = 0
-        var baseline: String?
-        var writeBaseline: String?
+        var options: [GivenOption] = []
         var wantsHelp = false
         var wantsVersion = false
-        var index = 0
-        func value(for option: String) throws(UsageError) -> String {
-            index += 1
-            guard index < words.count else { throw UsageError(message: "\(option) needs a value") }
-            return words[index]
-        }
-        while index < words.count {
-            let word = words[index]
-            // `--option=value` is the same as `--option value`.
-            var name = word
-            var inline: String?
-            if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
-                name = String(word[..<equals])
-                inline = String(word[word.index(after: equals)...])
-            }
-            func optionValue() throws(UsageError) -> String {
-                if let inline { return inline }
-                return try value(for: name)
-            }
-            do throws(UsageError) {
-                switch name {
-                case "--help", "-h": wantsHelp = true
-                case "--version": wantsVersion = true
-                case "--format":
-                    let text = try optionValue()
-                    guard let parsed = Format(rawValue: text) else {
-                        throw UsageError(message: "--format must be json, text, sarif or junit, not '\(text)'")
-                    }
-                    format = parsed
-                case "--output", "-o": output = try optionValue()
-                case "--baseline": baseline = try optionValue()
-                case "--write-baseline": writeBaseline = try optionValue()
-                case "--fail-on":
-                    let text = try optionValue()
-                    guard let parsed = FailOn(rawValue: text) else {
-                        throw UsageError(message: "--fail-on must be error, warning, note or never, not '\(text)'")
-                    }
-                    failOn = parsed
-                case "--seed":
-                    let text = try optionValue()
-                    // Digits only: no sign, no space (`UInt64` alone takes "+5" and "-0").
-                    guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-                          let parsed = UInt64(text) else {
-                        throw UsageError(message: "--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'")
-                    }
-                    seed = parsed
-                case "--":
+
+        init(_ words: [String]) throws(UsageError) {
+            var index = 0
+            while index < words.count {
+                let word = words[index]
+                if word == "--" {
                     positional += words[(index + 1)...]
                     positionalIndexes += (index + 1)..<words.count
-                    index = words.count
-                    continue
-                default:
-                    if word.hasPrefix("-") && word != "-" { throw UsageError(message: "unknown option '\(word)'") }
+                    break
+                }
+                if word == "--help" || word == "-h" {
+                    wantsHelp = true
+                } else if word == "--version" {
+                    wantsVersion = true
+                } else if word.hasPrefix("-") && word != "-" {
+                    // `--option=value` is the same as `--option value`.
+                    let equals = word.hasPrefix("--") ? word.firstIndex(of: "=") : nil
+                    let name = equals.map { String(word[..<$0]) } ?? word
+                    guard let option = CommandOption.named(name) else {
+                        throw UsageError(message: "unknown option '\(word)'", argument: index)
+                    }
+                    if let equals {
+                        options.append(GivenOption(option: option, value: String(word[word.index(after: equals)...]),
+                                                   index: index, valueIndex: index))
+                    } else {
+                        guard index + 1 < words.count else { throw UsageError(message: "\(name) needs a value") }
+                        options.append(GivenOption(option: option, value: words[index + 1], index: index,
+                                                   valueIndex: index + 1))
+                        index += 1
+                    }
+                } else {
                     positional.append(word)
                     positionalIndexes.append(index)
                 }
-            } catch {
-                // At the word being read: the option, its separate value, or
-                // the end when the value is missing.
-                var error = error
-                error.argument = error.argument ?? min(index, words.count)
-                throw error
-            }
-            index += 1
-        }
-        let command: Command
-        if wantsVersion {
-            command = .version
-        } else if wantsHelp {
-            command = .help(topic: positional.first)
-        } else {
-            do throws(UsageError) {
-                command = try Self.command(positional)
-            } catch {
-                // At the word named, else at the command word (or the end, when missing).
-                var error = error
-                error.argument = error.argument.map { positionalIndexes[$0] } ?? positionalIndexes.first
-                throw error
+                index += 1
             }
         }
-        return Arguments(command: command, format: format, output: output, failOn: failOn, seed: seed,
-                         baseline: baseline, writeBaseline: writeBaseline)
     }
 
-    private static func command(_ words: [String]) throws(UsageError) -> Command {
-        guard let name = words.first else { throw UsageError(message: "missing command") }
-        let rest = Array(words.dropFirst())
-        switch name {
-        case "run":
-            guard !rest.isEmpty else { throw UsageError(message: "run needs at least one scenario file or folder") }
-            return .run(paths: rest)
-        case "analyze":
-            guard rest.count == 1 else {
-                throw UsageError(message: "analyze takes exactly one trace file", argument: rest.isEmpty ? nil : 2)
+    static func parse(_ words: [String]) throws(UsageError) -> Arguments {
+        let scanned: ScannedWords
+        do throws(UsageError) {
+            scanned = try ScannedWords(words)
+        } catch {
+            // With the usage of the command the line names, when it names one.
+            var error = error
+            error.usage = words.lazy.compactMap(CommandUsage.init(rawValue:)).first
+            throw error
+        }
+        let positional = scanned.positional, positionalIndexes = scanned.positionalIndexes
+        let wantsHelp = scanned.wantsHelp, wantsVersion = scanned.wantsVersion
+        if wantsVersion { return Arguments(command: .version) }
+        guard let name = positional.first else {
+            if wantsHelp { return Arguments(command: .help(nil)) }
+            throw UsageError(message: "missing command")
+        }
+        guard let spec = CommandUsage(rawValue: name) else {
+            throw UsageError(message: "unknown command '\(name)'", argument: positionalIndexes[0])
+        }
+        if wantsHelp { return Arguments(command: .help(spec)) }
+        var arguments = Arguments(command: .version)
+        do throws(UsageError) {
+            arguments.command = try Self.command(spec, Array(positional.dropFirst()))
+        } catch {
+            // At the operand named (1 is the first after the command), else
+            // at the command word when there are operands, else at the end.
+            var error = error
+            error.argument = error.argument.map { positionalIndexes[$0] }
+                ?? (positional.count > 1 ? positionalIndexes[0] : nil)
+            error.usage = error.usage ?? spec
+            throw error
+        }
+        for option in scanned.options {
+            guard spec.options.contains(option.option) else {
+                throw UsageError(message: "\(spec.name) does not take \(option.option.flag)", argument: option.index,
+                                 usage: spec)
             }
-            return .analyze(trace: rest[0])
-        case "golden":
-            guard let action = rest.first, rest.count <= 2 else {
-                throw UsageError(message: "golden needs 'check' or 'update', and at most one folder")
+            do throws(UsageError) {
+                try arguments.set(option.option, option.value, formats: spec.formats)
+            } catch {
+                throw UsageError(message: error.message, argument: option.valueIndex, usage: spec)
             }
-            let directory = rest.count == 2 ? rest[1] : "Golden"
+        }
+        return arguments
+    }
+
+    private mutating func set(_ option: CommandOption, _ text: String, formats: [Format]) throws(UsageError) {
+        switch option {
+        case .format:
+            guard let parsed = Format(rawValue: text), formats.contains(parsed) else {
+                throw UsageError(message: "--format must be \(CommandUsage.list(formats.map(\.rawValue))), not '\(text)'")
+            }
+            format = parsed
+        case .output: output = text
+        case .baseline: baseline = text
+        case .writeBaseline: writeBaseline = text
+        case .failOn:
+            guard let parsed = FailOn(rawValue: text) else {
+                throw UsageError(message: "--fail-on must be error, warning, note or never, not '\(text)'")
+            }
+            failOn = parsed
+        case .seed:
+            // Digits only: no sign, no space (`UInt64` alone takes "+5" and "-0").
+            guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                  let parsed = UInt64(text) else {
+                throw UsageError(message: "--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'")
+            }
+            seed = parsed
+        }
+    }
+
+    /// The command's operands (the words after its name), checked. An
+    /// error's `argument` counts the command word as 0.
+    private static func command(_ spec: CommandUsage, _ operands: [String]) throws(UsageError) -> Command {
+        switch spec {
+        case .run:
+            guard !operands.isEmpty else { throw UsageError(message: "run needs at least one scenario file or folder") }
+            return .run(paths: operands)
+        case .analyze:
+            guard operands.count == 1 else {
+                throw UsageError(message: "analyze takes exactly one trace file", argument: operands.isEmpty ? nil : 2)
+            }
+            return .analyze(trace: operands[0])
+        case .golden:
+            guard let action = operands.first, operands.count <= 2 else {
+                throw UsageError(message: "golden needs 'check' or 'update', and at most one folder",
+                                 argument: operands.isEmpty ? nil : 3)
+            }
+            let directory = operands.count == 2 ? operands[1] : "Golden"
             switch action {
             case "check": return .goldenCheck(directory: directory)
             case "update": return .goldenUpdate(directory: directory)
             default: throw UsageError(message: "golden needs 'check' or 'update', not '\(action)'", argument: 1)
             }
-        case "merge":
-            guard !rest.isEmpty else { throw UsageError(message: "merge needs at least one report file") }
-            return .merge(reports: rest)
-        case "rules":
-            guard rest.isEmpty else { throw UsageError(message: "rules takes no arguments", argument: 1) }
+        case .merge:
+            guard !operands.isEmpty else { throw UsageError(message: "merge needs at least one report file") }
+            return .merge(reports: operands)
+        case .rules:
+            guard operands.isEmpty else { throw UsageError(message: "rules takes no arguments", argument: 1) }
             return .rules
-        case "explain":
-            guard rest.count == 1 else {
-                throw UsageError(message: "explain takes exactly one rule id", argument: rest.isEmpty ? nil : 2)
+        case .explain:
+            guard operands.count == 1 else {
+                throw UsageError(message: "explain takes exactly one rule id", argument: operands.isEmpty ? nil : 2)
             }
-            return .explain(rule: rest[0])
-        case "help":
-            return .help(topic: rest.first)
-        default:
-            throw UsageError(message: "unknown command '\(name)'", argument: 0)
+            return .explain(rule: operands[0])
+        case .help:
+            guard let name = operands.first else { return .help(nil) }
+            guard let topic = CommandUsage(rawValue: name) else {
+                throw UsageError(message: "no command named '\(name)'; `harness-cli help` lists them", argument: 1)
+            }
+            // `help golden check` reads as `help golden`.
+            let isGoldenAction = topic == .golden && operands.count == 2 && ["check", "update"].contains(operands[1])
+            guard operands.count == 1 || isGoldenAction else {
+                throw UsageError(message: "help takes one command", argument: 2)
+            }
+            return .help(topic)
         }
     }
 }
 
 let version = "0.1.0"
-
-let usage = """
-    OVERVIEW: find observer-pattern misuse: replay scenarios, analyse traces, compare golden reports.
-
-    USAGE: harness-cli <command> [options]
-
-    COMMANDS:
-      run PATH...            replay scenario files (a folder: every *.scenario.json under it)
-      analyze TRACE          analyse a trace recorded by the library (JSON Lines)
-      golden check [DIR]     compare every scenario's report with its golden file (default DIR: Golden)
-      golden update [DIR]    rewrite the golden reports
-      merge REPORT...        combine JSON reports (from sharded runs) into one report set
-      rules                  list the rules
-      explain RULE           what a rule means, why it matters, how to fix it
-
-    OPTIONS:
-      --format json|text|sarif|junit
-                                output format (default: text on a terminal, json otherwise)
-      --output FILE             write the report to FILE (atomically) instead of standard output
-      --fail-on error|warning|note|never
-                                exit 1 when a finding is at least this severe (default: error)
-      --seed N                  seed for sampled orders (default: 0)
-      --baseline FILE           hide the findings FILE already knows (by fingerprint); report only new ones
-      --write-baseline FILE     write the fingerprints of every finding to FILE
-      --help, --version
-
-    EXIT STATUS: 0 no finding at or above --fail-on; 1 such findings, or a golden mismatch;
-                 2 bad usage or invalid input.
-    """

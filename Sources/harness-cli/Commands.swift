@@ -17,8 +17,8 @@ struct HarnessCommand {
         switch arguments.command {
         case .version:
             return emit("harness-cli \(version)\n")
-        case .help:
-            return emit(usage + "\n")
+        case .help(let topic):
+            return emit(topic?.text ?? CommandUsage.overview)
         case .rules:
             return listRules()
         case .explain(let rule):

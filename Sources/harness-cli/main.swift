@@ -11,6 +11,6 @@ do {
     // A diagnostic that could not be written leaves the run unreliable.
     exit(command.output.errorStreamFailed ? 2 : status)
 } catch {
-    Output(file: nil).error("\(error.diagnostic(words))\n\n\(usage)")
+    Output(file: nil).error(error.text(words))
     exit(2)
 }

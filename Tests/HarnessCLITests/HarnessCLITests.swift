@@ -111,8 +111,24 @@ private func temporaryFile(_ name: String, _ contents: String) throws -> String 
 
 @Test func helpAndVersionWorkEverywhere() throws {
     #expect(try harnessCLI(["--help"]).status == 0)
-    #expect(try harnessCLI(["run", "--help"]).stdout.contains("USAGE"))
+    #expect(try harnessCLI(["--help"]).stdout == harnessCLI(["help"]).stdout)
     #expect(try harnessCLI(["--version"]).stdout.hasPrefix("harness-cli "))
+    #expect(try harnessCLI(["golden", "check", "--version"]).stdout.hasPrefix("harness-cli "))
+}
+
+/// `COMMAND --help` (wherever it is on the line) and `help COMMAND` print that
+/// command's own usage, which is also what a usage error in it shows.
+@Test(arguments: ["run", "analyze", "golden", "merge", "rules", "explain", "help"])
+func helpForACommandIsItsOwnUsage(command: String) throws {
+    let usage = try harnessCLI(["help", command])
+    #expect(usage.status == 0)
+    #expect(usage.stdout.hasPrefix("OVERVIEW: "))
+    #expect(usage.stdout.contains("USAGE: harness-cli \(command)"))
+    #expect(try harnessCLI([command, "--help"]).stdout == usage.stdout)
+    #expect(try harnessCLI(["--help", command, "x"]).stdout == usage.stdout)
+    let misuse = try harnessCLI([command, "--no-such-option"])
+    #expect(misuse.status == 2)
+    #expect(misuse.stderr.hasSuffix("\n\n" + usage.stdout), "\(misuse.stderr)")
 }
 
 @Test func rulesListsEveryRuleAndExplainDescribesOne() throws {

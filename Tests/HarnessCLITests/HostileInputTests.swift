@@ -129,7 +129,7 @@ import Testing
     static let badUsage: [(arguments: [String], column: Int, message: String)] = [
         ([], 13, "missing command"),
         (["frobnicate"], 13, "unknown command 'frobnicate'"),
-        (["run"], 13, "run needs at least one scenario file or folder"),
+        (["run"], 17, "run needs at least one scenario file or folder"),
         (["run", "x", "--seed", "-1"], 26, "--seed must be a whole number"),
         (["run", "x", "--seed", "18446744073709551616"], 26, "--seed must be a whole number"),
         (["run", "x", "--seed", "+5"], 26, "--seed must be a whole number"),
@@ -140,7 +140,14 @@ import Testing
         (["golden", "sideways"], 20, "golden needs 'check' or 'update', not 'sideways'"),
         (["analyze", "a.jsonl", "b.jsonl"], 29, "analyze takes exactly one trace file"),
         (["rules", "extra"], 19, "rules takes no arguments"),
-        (["explain"], 13, "explain takes exactly one rule id"),
+        (["explain"], 21, "explain takes exactly one rule id"),
+        (["golden", "check", "--format", "sarif"], 26, "golden does not take --format"),
+        (["rules", "--seed", "1"], 19, "rules does not take --seed"),
+        (["analyze", "t.jsonl", "--seed=1"], 29, "analyze does not take --seed"),
+        (["explain", "x", "--fail-on", "never"], 23, "explain does not take --fail-on"),
+        (["rules", "--format", "sarif"], 28, "--format must be text or json, not 'sarif'"),
+        (["help", "nope"], 18, "no command named 'nope'"),
+        (["help", "run", "analyze"], 22, "help takes one command"),
         (["ünïcödé"], 13, "unknown command 'ünïcödé'"),
         (["run", "ü", "--seed", "x"], 26, "--seed must be"),
     ]
@@ -156,9 +163,9 @@ import Testing
     }
 
     @Test func anUnknownRuleIsReportedAtItsArgument() throws {
-        let result = try harnessCLI(["explain", "--format", "text", "duplicate"])
+        let result = try harnessCLI(["explain", "--output", "/dev/null", "duplicate"])
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("<command line>:1:35: error: unknown rule 'duplicate' "
+        #expect(result.stderr.hasPrefix("<command line>:1:40: error: unknown rule 'duplicate' "
                                         + "(did you mean 'duplicate-registration'?)"), "\(result.stderr)")
     }
 
@@ -185,6 +192,27 @@ import Testing
         #expect(try String(contentsOf: link, encoding: .utf8) == "old\n")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(leftovers == ["old.json", "report.json"])
+    }
+
+    /// Endless input (`/dev/zero`) for every kind of file, under caps a run
+    /// that read it whole would break: 256 MiB of memory and 60 s of CPU (the
+    /// kernel ends the process past either, so a failure is a signal or an
+    /// allocation failure, never a slow pass).
+    @Test(arguments: [
+        (["run", "/dev/zero"], "the scenario file is larger than 4 MiB, the limit"),
+        (["analyze", "/dev/zero"], "the line is longer than 16 MiB, the limit for one line"),
+        (["merge", "/dev/zero"], "the report is larger than 64 MiB, the limit"),
+        (["run", examples + "/add-to-cart-delegate.scenario.json", "--baseline", "/dev/zero"],
+         "the baseline is larger than 64 MiB, the limit"),
+    ])
+    func endlessInputIsRefusedWithinBoundedMemoryAndTime(arguments: [String], message: String) throws {
+        #if os(Linux)
+        let capped = "ulimit -d \(256 * 1024) && ulimit -t 60 && exec \"$0\" \"$@\""
+        let result = try harnessCLI(["-c", capped, try harnessCLIPath()] + arguments,
+                                    executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(result.status == 2)
+        #expect(result.stderr == "/dev/zero:1:1: error: \(message)\n")
+        #endif
     }
 
     @Test func anOutputFileThatCannotBeWrittenIsAnErrorWithExitTwo() throws {
