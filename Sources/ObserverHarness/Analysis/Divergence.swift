@@ -8,6 +8,10 @@ struct Divergence {
         /// A `concurrently` step's branches one after another and in an
         /// interleaving that gives another outcome (`[1.1 2.1]`: branch.step).
         case interleaving(first: String, other: String)
+        /// Two choices (posts' delivery orders, a `concurrently` step's
+        /// interleaving) that change the outcome together, neither alone:
+        /// each in its first order and in the other, in words.
+        case combined(registry: String, channel: String, first: [String], other: [String], objects: [String])
     }
 
     let cause: Cause

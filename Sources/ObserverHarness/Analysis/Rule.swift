@@ -105,6 +105,7 @@ public enum RuleCatalog {
         MutationDuringNotifyRule(),
         OrderingDependenceRule(),
         NotificationCycleRule(),
+        ExplorationLimitRule(),
         BroadcastAsCommandRule(),
         DelegateAsBroadcastRule(),
         DelegateOverwrittenRule(),

@@ -1,20 +1,41 @@
 /// Replays a scenario under many schedules and reports what depends on order.
 ///
-/// 1. The baseline replay uses registration order and runs `concurrently`
-///    branches one after another.
+/// A schedule chooses, at each decision point of a replay, the delivery order
+/// of a post with two or more receivers (in a registry that promises no
+/// order) and the interleaving of each `concurrently` step. The baseline
+/// replay takes registration order and runs branches one after another. Two
+/// receivers of one post are *independent* when their footprints commute
+/// (``Footprints``: both read, both increment, both write or append the same
+/// value, or both remove their own registration); reordering independent
+/// receivers cannot change the outcome, so the search spends its replays on
+/// the conflicting ones, in this order:
+///
+/// 1. every decision with conflicting receivers, reversed alone (so every
+///    conflicting pair runs in both relative orders), in the order posts are
+///    met; then every `concurrently` step with its branches reversed;
+/// 2. pairs of choices: every two such decisions reversed together, and each
+///    such decision reversed together with each reversed `concurrently` step
+///    (a dependence that shows only when both change);
+/// 3. every order of each decision's conflicting receivers (up to 720; past
+///    that every pair swapped and 200 seeded samples) and every interleaving
+///    of each `concurrently` step (up to 720; past that 200 samples);
+/// 4. decisions whose receivers are all independent, reversed once each.
+///
+/// The first schedule that changes the outcome of a decision is minimised to
+/// the smallest responsible set of receivers (a pair where one exists).
+///
+/// What is guaranteed, within the budgets: a dependence between two
+/// receivers of one post is found in one replay; one among at most 6
+/// conflicting receivers of a post (720 orders), or within a `concurrently`
+/// step of at most 720 interleavings, is found whatever order it needs; one
+/// that needs two choices reversed together (two posts, or a post and a
+/// `concurrently` step) is found. Past 720 orders of one decision, or a
+/// dependence needing three choices at once, the search samples and may miss
+/// it, and says so with an `exploration-limit` note.
 ///
 /// Every rule applies to every replay explored: a finding that only some
 /// order shows is reported once (per rule, registry, channel, objects and
 /// site), its message naming an order that produces it.
-/// 2. For each post with two or more receivers: the reversed order first
-///    (so every pair is tried in both relative orders), then every order of
-///    the receivers whose footprints conflict — exhaustively up to 720
-///    orders, seeded samples beyond. This finds a reader that must sit
-///    between two writers, which reversal alone cannot.
-/// 3. For each `concurrently` step: the reversed branch order, then every
-///    interleaving up to 720, seeded samples beyond.
-/// 4. The first schedule that changes the outcome is minimised to the
-///    smallest responsible set of receivers (a pair where one exists).
 struct Explorer {
     static let exhaustiveLimit = 720
     static let sampleCount = 200
@@ -37,26 +58,86 @@ struct Explorer {
 
     /// Every replay's findings, each kept once.
     private var union = FindingUnion()
+    /// Ordering dependences and `exploration-limit` notes the search made.
+    private var searchFindings: [Finding] = []
+    /// Schedules already replayed by the search.
+    private var tried: Set<Schedule> = []
+    /// What the budget left untried, once it ran out.
+    private var unexplored: String?
+
+    /// The baseline replay and what the search needs from it.
+    private struct Baseline {
+        let result: Replay.Result
+        var trace: TraceIndex { result.trace }
+        var decisions: [DecisionRecord] { result.decisions }
+        /// Per decision: the receivers whose footprints conflict with another's (empty when fewer than two).
+        let conflicting: [[Int]]
+    }
 
     mutating func run() throws(InputError) -> Report {
-        let baseline = try replay(Schedule())
-        var findings: [Finding] = []
-        let trace = baseline.trace
-        let footprints = Footprints(recording: baseline.recording, decisions: baseline.decisions)
+        let first = try replay(Schedule())
+        let footprints = Footprints(recording: first.recording, decisions: first.decisions)
+        let baseline = Baseline(result: first, conflicting: first.decisions.indices.map { index in
+            let receivers = footprints.conflictingReceivers(of: index)
+            return receivers.count >= 2 ? receivers : []
+        })
+        try search(baseline)
+        if let unexplored { searchFindings.append(budgetNote(unexplored, baseline: baseline)) }
+        var report = Report(scenario: scenario.name, eventCount: first.recording.eventCount, replays: replays,
+                            findings: (union.findings + deduplicated(searchFindings)).sorted(by: Finding.reportOrder))
+        let orders = orderCount(baseline)
+        report.orders = orders > 1 ? orders : nil
+        return report
+    }
 
-        for (index, decision) in baseline.decisions.enumerated() where hasBudget {
-            if let finding = try exploreDecision(index, decision, baseline: baseline, footprints: footprints,
-                                                 trace: trace) {
-                findings.append(finding)
+    private mutating func search(_ baseline: Baseline) throws(InputError) {
+        let decisions = baseline.decisions.indices
+        let conflicting = decisions.filter { !baseline.conflicting[$0].isEmpty }
+        let concurrent = baseline.result.concurrentSteps.indices
+        var decided = Set<Int>()
+        var interleaved = Set<Int>()
+
+        // 1. Each choice alone, reversed.
+        for index in conflicting where try tryOrders(of: index, [reversed(index, baseline)], baseline) {
+            decided.insert(index)
+        }
+        for ordinal in concurrent where try tryInterleavings(of: ordinal, [reversedInterleaving(ordinal, baseline)],
+                                                              baseline) {
+            interleaved.insert(ordinal)
+        }
+        // 2. Two choices together.
+        let open = conflicting.filter { !decided.contains($0) }
+        for (position, first) in open.enumerated() {
+            for second in open[(position + 1)...] {
+                try tryTogether(.init(decisions: [first, second], interleaving: nil), baseline)
             }
         }
-        for (ordinal, record) in baseline.concurrentSteps.enumerated() where hasBudget {
-            if let finding = try exploreInterleavings(ordinal, record, baseline: baseline, trace: trace) {
-                findings.append(finding)
+        for index in open {
+            for ordinal in concurrent where !interleaved.contains(ordinal) {
+                try tryTogether(.init(decisions: [index], interleaving: ordinal), baseline)
             }
         }
-        return Report(scenario: scenario.name, eventCount: baseline.recording.eventCount, replays: replays,
-                      findings: (union.findings + deduplicated(findings)).sorted(by: Finding.reportOrder))
+        // 3. Every order of each choice's conflicting part.
+        for index in open {
+            let subset = baseline.conflicting[index]
+            let count = baseline.decisions[index].registrations.count
+            let sampled = !factorialAtMost(subset.count, Self.exhaustiveLimit)
+            if try !tryOrders(of: index, orders(of: subset, among: count), baseline), sampled, unexplored == nil {
+                searchFindings.append(sampledNote(decision: index, conflicting: subset.count, baseline: baseline))
+            }
+        }
+        for ordinal in concurrent where !interleaved.contains(ordinal) {
+            let sizes = baseline.result.concurrentSteps[ordinal].branchSizes
+            let sampled = !multinomialAtMost(sizes, Self.exhaustiveLimit)
+            if try !tryInterleavings(of: ordinal, interleavingCandidates(ordinal, sizes), baseline), sampled,
+               unexplored == nil {
+                searchFindings.append(sampledNote(concurrent: ordinal, baseline: baseline))
+            }
+        }
+        // 4. Decisions whose receivers are independent: reversed once, in case a footprint missed something.
+        for index in decisions where baseline.conflicting[index].isEmpty {
+            _ = try tryOrders(of: index, [reversed(index, baseline)], baseline)
+        }
     }
 
     private mutating func replay(_ schedule: Schedule) throws(InputError) -> Replay.Result {
@@ -67,23 +148,18 @@ struct Explorer {
         return result
     }
 
-    /// The choices `schedule` made, in words: `"P1" delivered to b, a`.
-    private func describe(_ schedule: Schedule, _ result: Replay.Result) -> String {
-        var parts: [String] = []
-        for (index, permutation) in schedule.permutations.sorted(by: { $0.key < $1.key })
-        where result.decisions.indices.contains(index) {
-            let decision = result.decisions[index]
-            let names = permutation.map { receiver in
-                decision.registrations.indices.contains(receiver)
-                    ? receiverName(decision, receiver, result.trace) : "#\(receiver)"
-            }
-            parts.append("\"\(decision.channel)\" delivered to \(names.joined(separator: ", "))")
+    /// Replays `schedule` for the search unless it was tried already; nil
+    /// when tried, or when the budget is spent (then `what` is noted as the
+    /// first thing left unexplored).
+    private mutating func explore(_ schedule: Schedule, _ what: String)
+        throws(InputError) -> Replay.Result? {
+        guard !tried.contains(schedule) else { return nil }
+        guard hasBudget else {
+            if unexplored == nil { unexplored = what }
+            return nil
         }
-        for (ordinal, interleaving) in schedule.interleavings.sorted(by: { $0.key < $1.key })
-        where result.concurrentSteps.indices.contains(ordinal) {
-            parts.append("step \(result.concurrentSteps[ordinal].step)'s branches run \(describe(interleaving))")
-        }
-        return parts.joined(separator: "; ")
+        tried.insert(schedule)
+        return try replay(schedule)
     }
 
     /// Whether another replay fits the budgets.
@@ -91,27 +167,52 @@ struct Explorer {
 
     // MARK: Delivery orders
 
-    private mutating func exploreDecision(_ index: Int, _ decision: DecisionRecord, baseline: Replay.Result,
-                                          footprints: Footprints, trace: TraceIndex) throws(InputError) -> Finding? {
-        let count = decision.registrations.count
-        let conflicting = footprints.conflictingReceivers(of: index)
-        var candidates: [[Int]] = [Array((0..<count).reversed())]
-        if conflicting.count >= 2 {
-            candidates += orders(of: conflicting, among: count)
+    /// Tries `candidates` (permutations) for one decision until one changes
+    /// the outcome; reports that dependence, minimised. Whether one did.
+    private mutating func tryOrders(of index: Int, _ candidates: [[Int]], _ baseline: Baseline)
+        throws(InputError) -> Bool {
+        let decision = baseline.decisions[index]
+        for candidate in candidates where candidate != Array(decision.registrations.indices) {
+            guard let result = try explore(schedule([index: candidate], baseline),
+                                           "orders of \(postName(index, baseline))") else {
+                if unexplored != nil { return false }
+                continue
+            }
+            guard !baseline.result.outcome.matches(result.outcome) else { continue }
+            let responsible = try minimise(index, found: candidate, foundOutcome: result.outcome, baseline: baseline)
+            if let finding = orderingFinding(index, responsible: responsible, baseline: baseline) {
+                searchFindings.append(finding)
+            }
+            return true
         }
-        var tried = Set<[Int]>([Array(0..<count)])
-        for candidate in candidates where hasBudget && tried.insert(candidate).inserted {
-            let result = try replay(Schedule(permutations: [index: candidate]))
-            guard !baseline.outcome.matches(result.outcome) else { continue }
-            let responsible = try minimise(index, count: count, conflicting: conflicting, found: candidate,
-                                           foundOutcome: result.outcome, baseline: baseline)
-            return orderingFinding(decision, responsible: responsible, baseline: baseline, trace: trace)
-        }
-        return nil
+        return false
+    }
+
+    /// A schedule that reorders these decisions, each only when met with
+    /// the receivers it was made for.
+    private func schedule(_ permutations: [Int: [Int]], _ baseline: Baseline,
+                          interleavings: [Int: [Int]] = [:]) -> Schedule {
+        Schedule(permutations: permutations,
+                 receivers: Dictionary(uniqueKeysWithValues: permutations.keys.map {
+                     ($0, baseline.decisions[$0].registrations)
+                 }),
+                 interleavings: interleavings)
+    }
+
+    private func reversed(_ index: Int, _ baseline: Baseline) -> [Int] {
+        Array(baseline.decisions[index].registrations.indices.reversed())
+    }
+
+    /// `"P" (step 4)`: a decision's post, as messages name it.
+    private func postName(_ index: Int, _ baseline: Baseline) -> String {
+        let decision = baseline.decisions[index]
+        let step = baseline.trace.step(of: decision.postSequence).map { " (step \($0))" } ?? ""
+        return "\"\(decision.channel)\"\(step)"
     }
 
     /// Orders that permute only the `subset` positions (registration order
-    /// elsewhere): all of them when few, otherwise seeded samples.
+    /// elsewhere): all of them when few, otherwise every pair swapped and
+    /// seeded samples.
     private func orders(of subset: [Int], among count: Int) -> [[Int]] {
         func place(_ arrangement: [Int]) -> [Int] {
             var order = Array(0..<count)
@@ -141,9 +242,10 @@ struct Explorer {
 
     /// The smallest set of receivers whose reordering alone changes the
     /// outcome: a pair when one exists.
-    private mutating func minimise(_ index: Int, count: Int, conflicting: [Int], found: [Int],
-                                   foundOutcome: Outcome, baseline: Replay.Result)
+    private mutating func minimise(_ index: Int, found: [Int], foundOutcome: Outcome, baseline: Baseline)
         throws(InputError) -> Responsible {
+        let count = baseline.decisions[index].registrations.count
+        let conflicting = baseline.conflicting[index]
         let candidates = conflicting.count >= 2 ? conflicting : Array(0..<count)
         if candidates.count == 2 {
             return Responsible(receivers: candidates, reordered: candidates.reversed(), outcome: foundOutcome)
@@ -154,8 +256,8 @@ struct Explorer {
                 // Registration order with receiver b moved just before receiver a.
                 var order = Array(0..<count).filter { $0 != candidates[b] }
                 order.insert(candidates[b], at: order.firstIndex(of: candidates[a]) ?? 0)
-                let result = try replay(Schedule(permutations: [index: order]))
-                if !baseline.outcome.matches(result.outcome) {
+                let result = try replay(schedule([index: order], baseline))
+                if !baseline.result.outcome.matches(result.outcome) {
                     return Responsible(receivers: [candidates[a], candidates[b]],
                                        reordered: [candidates[b], candidates[a]], outcome: result.outcome)
                 }
@@ -174,20 +276,27 @@ struct Explorer {
         let outcome: Outcome
     }
 
-    private func orderingFinding(_ decision: DecisionRecord, responsible: Responsible, baseline: Replay.Result,
-                                 trace: TraceIndex) -> Finding? {
+    private func orderingFinding(_ index: Int, responsible: Responsible, baseline: Baseline) -> Finding? {
+        let decision = baseline.decisions[index]
+        let trace = baseline.trace
         let post = trace.events[decision.postSequence]
-        let deliveries = trace.posts.first { $0.sequence == decision.postSequence }?.deliveries ?? []
-        let responsibleDeliveries = deliveries.filter { sequence in
-            responsible.receivers.contains { decision.registrations[$0] == trace.events[sequence].registration }
-        }
         return judge(Divergence(
             cause: .deliveryOrder(registry: decision.registry, channel: decision.channel,
                                   receivers: responsible.receivers.map { receiverName(decision, $0, trace) },
                                   reordered: responsible.reordered.map { receiverName(decision, $0, trace) }),
-            differences: baseline.outcome.differences(from: responsible.outcome),
+            differences: baseline.result.outcome.differences(from: responsible.outcome),
             step: trace.step(of: decision.postSequence), site: trace.site(post.site),
-            events: [decision.postSequence] + responsibleDeliveries))
+            events: [decision.postSequence] + deliveries(of: index, to: responsible.receivers, baseline)))
+    }
+
+    /// The delivery events of `decision`'s post to these receivers.
+    private func deliveries(of index: Int, to receivers: [Int], _ baseline: Baseline) -> [Int] {
+        let decision = baseline.decisions[index]
+        let trace = baseline.trace
+        let deliveries = trace.posts.first { $0.sequence == decision.postSequence }?.deliveries ?? []
+        return deliveries.filter { sequence in
+            receivers.contains { decision.registrations[$0] == trace.events[sequence].registration }
+        }
     }
 
     /// What the rules make of two replays whose outcomes differ.
@@ -202,36 +311,101 @@ struct Explorer {
         return trace.name(registration.observer)
     }
 
+    // MARK: Two choices together
+
+    /// Decisions reversed together, with a `concurrently` step's branches
+    /// reversed too when given.
+    private struct Combination {
+        let decisions: [Int]
+        let interleaving: Int?
+    }
+
+    private mutating func tryTogether(_ combination: Combination, _ baseline: Baseline) throws(InputError) {
+        var permutations: [Int: [Int]] = [:]
+        for index in combination.decisions { permutations[index] = reversed(index, baseline) }
+        var interleavings: [Int: [Int]] = [:]
+        if let ordinal = combination.interleaving {
+            interleavings[ordinal] = reversedInterleaving(ordinal, baseline)
+        }
+        let what = combination.decisions.map { postName($0, baseline) }
+        guard let result = try explore(schedule(permutations, baseline, interleavings: interleavings),
+                                       "orders of \(what.joined(separator: " and ")) reversed together"
+                                           + (combination.interleaving.map { " with step "
+                                               + "\(baseline.result.concurrentSteps[$0].step)'s branches" } ?? "")),
+              !baseline.result.outcome.matches(result.outcome) else { return }
+        var first: [String] = [], other: [String] = [], objects: [String] = [], events: [Int] = []
+        for index in combination.decisions {
+            let decision = baseline.decisions[index]
+            let moved = baseline.conflicting[index]
+            let names = moved.map { receiverName(decision, $0, baseline.trace) }
+            first.append("\"\(decision.channel)\" delivered to \(names.joined(separator: " then "))")
+            other.append("\"\(decision.channel)\" delivered to \(names.reversed().joined(separator: " then "))")
+            objects += names
+            events += [decision.postSequence] + deliveries(of: index, to: moved, baseline)
+        }
+        if let ordinal = combination.interleaving {
+            let record = baseline.result.concurrentSteps[ordinal]
+            first.append("step \(record.step)'s branches run \(describe(sequential(record.branchSizes)))")
+            other.append("step \(record.step)'s branches run \(describe(reversedInterleaving(ordinal, baseline)))")
+        }
+        let lead = combination.decisions[0]
+        let decision = baseline.decisions[lead]
+        if let finding = judge(Divergence(
+            cause: .combined(registry: decision.registry, channel: decision.channel, first: first, other: other,
+                             objects: objects),
+            differences: baseline.result.outcome.differences(from: result.outcome),
+            step: baseline.trace.step(of: decision.postSequence),
+            site: baseline.trace.site(baseline.trace.events[decision.postSequence].site), events: events)) {
+            searchFindings.append(finding)
+        }
+    }
+
     // MARK: Interleavings
 
-    private mutating func exploreInterleavings(_ ordinal: Int, _ record: ConcurrentRecord, baseline: Replay.Result,
-                                               trace: TraceIndex) throws(InputError) -> Finding? {
-        let sequential = record.branchSizes.enumerated().flatMap { Array(repeating: $0.offset, count: $0.element) }
-        let reversed = record.branchSizes.enumerated().reversed()
+    private func sequential(_ sizes: [Int]) -> [Int] {
+        sizes.enumerated().flatMap { Array(repeating: $0.offset, count: $0.element) }
+    }
+
+    private func reversedInterleaving(_ ordinal: Int, _ baseline: Baseline) -> [Int] {
+        baseline.result.concurrentSteps[ordinal].branchSizes.enumerated().reversed()
             .flatMap { Array(repeating: $0.offset, count: $0.element) }
-        var candidates = [reversed]
-        if multinomialAtMost(record.branchSizes, Self.exhaustiveLimit) {
-            candidates += interleavings(record.branchSizes)
-        } else {
-            var generator = SplitMix64(seed: seed ^ UInt64(ordinal + 1) &* 0x9E37_79B9_7F4A_7C15)
-            for _ in 0..<Self.sampleCount {
-                var order = sequential
-                generator.shuffle(&order)
-                candidates.append(order)
-            }
+    }
+
+    /// Every interleaving when few, otherwise seeded samples.
+    private func interleavingCandidates(_ ordinal: Int, _ sizes: [Int]) -> [[Int]] {
+        if multinomialAtMost(sizes, Self.exhaustiveLimit) { return interleavings(sizes) }
+        var generator = SplitMix64(seed: seed ^ UInt64(ordinal + 1) &* 0x9E37_79B9_7F4A_7C15)
+        return (0..<Self.sampleCount).map { _ in
+            var order = sequential(sizes)
+            generator.shuffle(&order)
+            return order
         }
-        var tried = Set<[Int]>([sequential])
-        for candidate in candidates where hasBudget && tried.insert(candidate).inserted {
-            let result = try replay(Schedule(interleavings: [ordinal: candidate]))
-            let differences = baseline.outcome.differences(from: result.outcome)
+    }
+
+    /// Tries `candidates` for one `concurrently` step until one changes the
+    /// outcome, and reports it. Whether one did.
+    private mutating func tryInterleavings(of ordinal: Int, _ candidates: [[Int]], _ baseline: Baseline)
+        throws(InputError) -> Bool {
+        let record = baseline.result.concurrentSteps[ordinal]
+        let first = sequential(record.branchSizes)
+        for candidate in candidates where candidate != first {
+            guard let result = try explore(Schedule(interleavings: [ordinal: candidate]),
+                                           "interleavings of step \(record.step)'s branches") else {
+                if unexplored != nil { return false }
+                continue
+            }
+            let differences = baseline.result.outcome.differences(from: result.outcome)
             guard !differences.isEmpty else { continue }
             let site = scenario.steps.indices.contains(record.step) ? scenario.steps[record.step].site : nil
-            return judge(Divergence(
-                cause: .interleaving(first: describe(sequential), other: describe(candidate)),
+            if let finding = judge(Divergence(
+                cause: .interleaving(first: describe(first), other: describe(candidate)),
                 differences: differences, step: record.step, site: site,
-                events: [trace.stepStart(record.step) ?? 0]))
+                events: [baseline.trace.stepStart(record.step) ?? 0])) {
+                searchFindings.append(finding)
+            }
+            return true
         }
-        return nil
+        return false
     }
 
     /// `[1.1 1.2 2.1]`: branch and step numbers from 1, in run order.
@@ -244,69 +418,83 @@ struct Explorer {
         return "[" + parts.joined(separator: " ") + "]"
     }
 
+    // MARK: Words
+
+    /// The choices `schedule` made, in words: `"P1" delivered to b, a`.
+    private func describe(_ schedule: Schedule, _ result: Replay.Result) -> String {
+        var parts: [String] = []
+        for (index, permutation) in schedule.permutations.sorted(by: { $0.key < $1.key })
+        where result.decisions.indices.contains(index)
+            && (schedule.receivers[index].map { $0 == result.decisions[index].registrations } ?? true) {
+            let decision = result.decisions[index]
+            let names = permutation.map { receiver in
+                decision.registrations.indices.contains(receiver)
+                    ? receiverName(decision, receiver, result.trace) : "#\(receiver)"
+            }
+            parts.append("\"\(decision.channel)\" delivered to \(names.joined(separator: ", "))")
+        }
+        for (ordinal, interleaving) in schedule.interleavings.sorted(by: { $0.key < $1.key })
+        where result.concurrentSteps.indices.contains(ordinal) {
+            parts.append("step \(result.concurrentSteps[ordinal].step)'s branches run \(describe(interleaving))")
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    /// How many schedules the baseline's decision points allow in all
+    /// (`Int.max` when more).
+    private func orderCount(_ baseline: Baseline) -> Int {
+        var total = 1
+        let choices = baseline.decisions.map { factorial($0.registrations.count) }
+            + baseline.result.concurrentSteps.map { multinomial($0.branchSizes) }
+        for choice in choices {
+            guard let choice else { return Int.max }
+            let (product, overflow) = total.multipliedReportingOverflow(by: choice)
+            if overflow { return Int.max }
+            total = product
+        }
+        return total
+    }
+
+    private func ordersText(_ count: Int) -> String {
+        count == Int.max ? "more than \(Int.max.grouped)" : count.grouped
+    }
+
+    private func budgetNote(_ unexplored: String, baseline: Baseline) -> Finding {
+        let bound = replays >= Self.replayBudget
+            ? "its budget of \(Self.replayBudget.grouped) replays"
+            : "its budget of \(workLimit.grouped) units of work"
+        return ExplorationLimitRule().finding(
+            "Exploration stopped at \(bound) after \(replays.grouped) replays of "
+                + "\(ordersText(orderCount(baseline))) orders: not explored were \(unexplored) and the rest "
+                + "of the search after them.",
+            events: [])
+    }
+
+    private func sampledNote(decision index: Int, conflicting: Int, baseline: Baseline) -> Finding {
+        let decision = baseline.decisions[index]
+        let orders = factorial(conflicting).map(\.grouped) ?? "more than \(Int.max.grouped)"
+        return ExplorationLimitRule().finding(
+            "Only some delivery orders of \(postName(index, baseline)) were tried: its \(conflicting) receivers "
+                + "that conflict have \(orders) orders, past the \(Self.exhaustiveLimit) tried in full; every pair "
+                + "swapped and \(Self.sampleCount) seeded samples were tried.",
+            registry: decision.registry, channel: decision.channel,
+            step: baseline.trace.step(of: decision.postSequence),
+            site: baseline.trace.site(baseline.trace.events[decision.postSequence].site),
+            events: [decision.postSequence])
+    }
+
+    private func sampledNote(concurrent ordinal: Int, baseline: Baseline) -> Finding {
+        let record = baseline.result.concurrentSteps[ordinal]
+        let orders = multinomial(record.branchSizes).map(\.grouped) ?? "more than \(Int.max.grouped)"
+        let site = scenario.steps.indices.contains(record.step) ? scenario.steps[record.step].site : nil
+        return ExplorationLimitRule().finding(
+            "Only some interleavings of step \(record.step)'s branches were tried: they have \(orders), past the "
+                + "\(Self.exhaustiveLimit) tried in full; \(Self.sampleCount) seeded samples were tried.",
+            step: record.step, site: site, events: [baseline.trace.stepStart(record.step) ?? 0])
+    }
+
     private func deduplicated(_ findings: [Finding]) -> [Finding] {
         var seen = Set<String>()
         return findings.filter { seen.insert("\($0.rule)|\($0.message)").inserted }
     }
-}
-
-// MARK: Combinatorics
-
-/// All permutations of `elements`, in lexicographic order of positions.
-func permutations(of elements: [Int]) -> [[Int]] {
-    var result: [[Int]] = []
-    var current = elements
-    func generate(_ k: Int) {
-        if k == current.count { result.append(current); return }
-        for i in k..<current.count {
-            current.swapAt(k, i)
-            generate(k + 1)
-            current.swapAt(k, i)
-        }
-    }
-    generate(0)
-    return result
-}
-
-/// Every interleaving of branches with these sizes (branch index per step).
-func interleavings(_ sizes: [Int]) -> [[Int]] {
-    var result: [[Int]] = []
-    var remaining = sizes
-    var current: [Int] = []
-    let total = sizes.reduce(0, +)
-    func generate() {
-        if current.count == total { result.append(current); return }
-        for branch in remaining.indices where remaining[branch] > 0 {
-            remaining[branch] -= 1
-            current.append(branch)
-            generate()
-            current.removeLast()
-            remaining[branch] += 1
-        }
-    }
-    generate()
-    return result
-}
-
-func factorialAtMost(_ n: Int, _ limit: Int) -> Bool {
-    var product = 1
-    for k in stride(from: 2, through: max(n, 1), by: 1) {
-        product *= k
-        if product > limit { return false }
-    }
-    return true
-}
-
-/// Whether (sum of sizes)! / Π(size!) ≤ limit.
-func multinomialAtMost(_ sizes: [Int], _ limit: Int) -> Bool {
-    var total = 0
-    var value = 1.0
-    for size in sizes {
-        for k in stride(from: 1, through: max(size, 0), by: 1) {
-            total += 1
-            value = value * Double(total) / Double(k)
-            if value > Double(limit) { return false }
-        }
-    }
-    return true
 }

@@ -5,8 +5,27 @@
 /// accessed: shared-state keys, registries (a delivery reads its registry;
 /// add/remove write it) and objects (deliveries and invocations read one;
 /// release and deallocation write it).
+///
+/// Independence is value-aware, as in dynamic partial-order reduction: two
+/// accesses commute when both read, both increment, both write the same
+/// value or both append the same value, and when both are receivers removing
+/// their own registration from a registry that delivers from a snapshot (the
+/// one-shot idiom: the post in progress is unaffected, and the set left
+/// behind is the same in every order).
 struct Footprints {
-    enum Access: UInt8 { case read, increment, write }
+    /// One receiver's strongest access to one resource. Two accesses of the
+    /// same case (and, for writes and appends, the same value) commute.
+    enum Access: Hashable {
+        case read
+        case increment
+        /// The interned JSON written; the same value in any order leaves the same state.
+        case write(value: UInt32)
+        case append(value: UInt32)
+        /// A delivery removing its own registration from a snapshot registry.
+        case ownRemoval
+        /// Anything else, or two kinds of access by one receiver: conflicts with every other access.
+        case exclusive
+    }
 
     private struct Resource: Hashable {
         let space: UInt8  // 0 state key, 1 registry, 2 object
@@ -36,61 +55,70 @@ struct Footprints {
             }
         }
         guard !owners.isEmpty else { return }
+        let snapshotRegistries = Set(recording.registries.indices.filter {
+            let kind = recording.registries[$0].kind
+            return kind == .notificationCenter || kind == .property
+        }.map(UInt32.init))
         for sequence in 0..<events.count {
             let event = events[sequence]
             guard let touched = Self.resource(of: event) else { continue }
             // Credit the access to every decision delivery this event ran inside.
-            func credit(_ frame: Int) {
+            func credit(_ frame: Int, _ access: Access) {
                 guard let (decision, receiver) = owners[frame] else { return }
                 let previous = accesses[decision][receiver][touched.resource]
-                accesses[decision][receiver][touched.resource] = Self.combine(previous, touched.access)
+                accesses[decision][receiver][touched.resource] = Self.combine(previous, access)
             }
-            credit(sequence)
-            for (frame, _) in events.causes(of: sequence) { credit(frame) }
+            credit(sequence, touched.access)
+            for (frame, frameEvent) in events.causes(of: sequence) {
+                let ownRemoval = event.kind == .remove && event.registration != 0
+                    && frameEvent.kind == .deliver && frameEvent.registration == event.registration
+                    && snapshotRegistries.contains(event.registry)
+                credit(frame, ownRemoval ? .ownRemoval : touched.access)
+            }
         }
     }
 
-    /// Receivers of `decision` that conflict with at least one other receiver:
-    /// two accesses to one resource conflict unless both read or both increment.
+    /// Receivers of `decision` that conflict with at least one other receiver.
     ///
     /// Linear in the accesses (a post may have thousands of receivers): per
-    /// resource, how many receivers access it each way.
+    /// resource, how many receivers access it in all and in each commuting way.
     func conflictingReceivers(of decision: Int) -> [Int] {
         let receivers = accesses[decision]
-        var counts: [Resource: [Int]] = [:]
+        var totals: [Resource: Int] = [:]
+        var alike: [Resource: [Access: Int]] = [:]
         for footprint in receivers {
-            for (resource, access) in footprint { counts[resource, default: [0, 0, 0]][Int(access.rawValue)] += 1 }
+            for (resource, access) in footprint {
+                totals[resource, default: 0] += 1
+                alike[resource, default: [:]][access, default: 0] += 1
+            }
         }
         return receivers.indices.filter { index in
             receivers[index].contains { resource, access in
-                guard var others = counts[resource] else { return false }
-                others[Int(access.rawValue)] -= 1
-                switch access {
-                case .read: return others[Int(Access.increment.rawValue)] + others[Int(Access.write.rawValue)] > 0
-                case .increment: return others[Int(Access.read.rawValue)] + others[Int(Access.write.rawValue)] > 0
-                case .write: return others.reduce(0, +) > 0
-                }
+                let others = (totals[resource] ?? 1) - 1
+                guard access != .exclusive else { return others > 0 }
+                let commuting = (alike[resource]?[access] ?? 1) - 1
+                return others > commuting
             }
         }
     }
 
     private static func combine(_ old: Access?, _ new: Access) -> Access {
         guard let old else { return new }
-        if old == new { return old }
-        return .write  // read + increment, or anything with a write
+        return old == new ? old : .exclusive
     }
 
     private static func resource(of event: Event) -> (resource: Resource, access: Access)? {
         switch event.kind {
         case .increment: (Resource(space: 0, id: event.channel), .increment)
         case .read: (Resource(space: 0, id: event.channel), .read)
-        case .stateSet, .append: (Resource(space: 0, id: event.channel), .write)
-        case .add, .remove, .tokenDropped, .delegateSet: (Resource(space: 1, id: event.registry), .write)
+        case .stateSet: (Resource(space: 0, id: event.channel), .write(value: event.registration))
+        case .append: (Resource(space: 0, id: event.channel), .append(value: event.registration))
+        case .add, .remove, .tokenDropped, .delegateSet: (Resource(space: 1, id: event.registry), .exclusive)
         case .post, .propertySet, .delegateCall: (Resource(space: 1, id: event.registry), .read)
         case .deliver, .deliverSkipped, .deliverToDead, .invoke: (Resource(space: 2, id: event.object), .read)
-        case .appRelease, .dealloc, .retain: (Resource(space: 2, id: event.object), .write)
-        case .asyncOpen, .asyncEnd: (Resource(space: 1, id: event.registry), .write)
-        case .asyncConsume, .messageDropped: (Resource(space: 2, id: event.object), .write)
+        case .appRelease, .dealloc, .retain: (Resource(space: 2, id: event.object), .exclusive)
+        case .asyncOpen, .asyncEnd: (Resource(space: 1, id: event.registry), .exclusive)
+        case .asyncConsume, .messageDropped: (Resource(space: 2, id: event.object), .exclusive)
         case .track, .step, .cycleCut, .settle: nil
         }
     }

@@ -19,6 +19,20 @@ final class Replay {
         let concurrentSteps: [ConcurrentRecord]
         /// What the replay spent of ``workBound``.
         let work: Int
+        /// The bound that cut this replay short, if one did.
+        let limit: LimitCut?
+    }
+
+    /// A replay bound that stopped the replay: which, and at which top-level step.
+    struct LimitCut: Equatable {
+        enum Bound: Equatable {
+            case work
+            /// Handlers nested past ``frameDepthBound``, in this object's handler or method.
+            case nesting(in: String)
+        }
+
+        let bound: Bound
+        let step: Int
     }
 
     private let scenario: Scenario
@@ -33,9 +47,12 @@ final class Replay {
     private var reads: [String: JSONValue] = [:]
     private var readCounts: [String: Int] = [:]
     private var siteIDs: [CallSite: UInt32] = [:]
-    private var channelDepth: [String: Int] = [:]
+    /// Nesting per (registry, channel), by interned ids: names may hold any character.
+    private var channelDepth: [ChannelKey: Int] = [:]
     private var frameDepth = 0
     private var work = 0
+    private var currentStep = 0
+    private var limit: LimitCut?
     private var aborted = false {
         // A delivery loop in progress stops too, instead of recording every
         // remaining receiver of every enclosing post.
@@ -51,6 +68,11 @@ final class Replay {
         /// The scenario's own strong reference, until `release`.
         var strong: ScenarioObject?
         weak var object: ScenarioObject?
+    }
+
+    private struct ChannelKey: Hashable {
+        let registry: UInt32
+        let channel: UInt32
     }
 
     private struct DelegateKey: Hashable {
@@ -89,16 +111,19 @@ final class Replay {
         defer { tearDown() }
         for (index, step) in scenario.steps.enumerated() {
             if aborted { break }
+            currentStep = index
             recorder.record(Event(kind: .step, registration: UInt32(index)))
             execute(step, frame: nil, topLevelIndex: index)
         }
         if let failure { throw failure }
         let recording = recorder.snapshot()
         let trace = TraceIndex(recording)
-        let findings = Analyzer.findings(in: trace)
+        var findings = Analyzer.findings(in: trace)
         let outcome = Outcome(state: state, reads: reads, lifetime: Outcome.lifetime(of: findings))
+        if let limit { findings.append(limitFinding(limit, trace: trace)) }
         return Result(recording: recording, trace: trace, findings: findings, outcome: outcome,
-                      decisions: schedule.decisions, concurrentSteps: schedule.concurrentSteps, work: work)
+                      decisions: schedule.decisions, concurrentSteps: schedule.concurrentSteps, work: work,
+                      limit: limit)
     }
 
     /// Lets every object go once the replay is over (or has failed). Objects
@@ -131,7 +156,7 @@ final class Replay {
         guard !aborted else { return }
         work += 1
         if work > Self.workBound {
-            cut(channel: "", registry: 0, site: step.site)
+            cut(.work)
             return
         }
         let site = siteID(step.site)
@@ -328,9 +353,8 @@ final class Replay {
         guard let store = stores[registry], let owner = resolve(ownerName, frame) else { return }
         let receiver = delegates[DelegateKey(registry: registry, owner: owner.id)]
         let channel = recorder.intern(method)
-        guard enter(registry: registry, channel: method, registryID: store.registryID, channelID: channel, site: site)
-        else { return }
-        defer { leave(registry: registry, channel: method) }
+        guard enter(registryID: store.registryID, channelID: channel, site: site) else { return }
+        defer { leave(registryID: store.registryID, channelID: channel) }
         let call = recorder.record(Event(kind: .delegateCall, site: site, registry: store.registryID, channel: channel,
                                          object: receiver?.observerID ?? 0, subject: owner.id))
         guard let receiver else { return }
@@ -349,17 +373,13 @@ final class Replay {
         // Looking through a large registry is work too, even for a post that
         // reaches no one: one unit per 64 registrations.
         work += store.activeCount / 64
-        guard enter(registry: store.name, channel: channel, registryID: store.registryID, channelID: channelID,
-                    site: site) else { return }
-        defer { leave(registry: store.name, channel: channel) }
+        guard enter(registryID: store.registryID, channelID: channelID, site: site) else { return }
+        defer { leave(registryID: store.registryID, channelID: channelID) }
         store.post(kind: kind, channel: channel, senderID: senderID, site: .interned(site)) { registration, observer, _ in
             // A delivery is work even when its handler is empty: posts to
             // thousands of registrations must not run unbounded.
             work += 1
-            if work > Self.workBound, !aborted {
-                recorder.record(Event(kind: .cycleCut, site: site, registry: store.registryID, channel: channelID))
-                aborted = true
-            }
+            if work > Self.workBound, !aborted { cut(.work) }
             guard !aborted, let object = observer as? ScenarioObject else { return }
             let body: Handler? = switch registration.handler {
             case .handler(let handler): handler
@@ -372,8 +392,8 @@ final class Replay {
 
     // MARK: Depth bounds
 
-    private func enter(registry: String, channel: String, registryID: UInt32, channelID: UInt32, site: UInt32) -> Bool {
-        let key = registry + "\u{0}" + channel
+    private func enter(registryID: UInt32, channelID: UInt32, site: UInt32) -> Bool {
+        let key = ChannelKey(registry: registryID, channel: channelID)
         let depth = (channelDepth[key] ?? 0) + 1
         channelDepth[key] = depth
         if depth > Self.channelDepthBound {
@@ -384,20 +404,37 @@ final class Replay {
         return true
     }
 
-    private func leave(registry: String, channel: String) {
-        channelDepth[registry + "\u{0}" + channel, default: 1] -= 1
+    private func leave(registryID: UInt32, channelID: UInt32) {
+        channelDepth[ChannelKey(registry: registryID, channel: channelID), default: 1] -= 1
     }
 
-    private func cut(channel: String, registry: UInt32, site: CallSite) {
-        recorder.record(Event(kind: .cycleCut, site: siteID(site), registry: registry, channel: recorder.intern(channel)))
+    /// Stops the replay at a bound that is not a cycle (reported as `exploration-limit`).
+    private func cut(_ bound: LimitCut.Bound) {
+        if limit == nil { limit = LimitCut(bound: bound, step: currentStep) }
         aborted = true
+    }
+
+    private func limitFinding(_ limit: LimitCut, trace: TraceIndex) -> Finding {
+        let site = scenario.steps.indices.contains(limit.step) ? scenario.steps[limit.step].site : nil
+        let later = scenario.steps.count - limit.step - 1
+        let skipped = "the rest of step \(limit.step) and \(later) later step\(later == 1 ? "" : "s") were not run"
+        let message = switch limit.bound {
+        case .work:
+            "The replay was cut at its bound of \(Self.workBound.grouped) units of work (steps, deliveries, "
+                + "registrations looked through and bytes of values copied or compared): \(skipped)."
+        case .nesting(let name):
+            "The replay was cut where handlers nested \(Self.frameDepthBound) deep (in \(name)'s handlers "
+                + "and methods): \(skipped)."
+        }
+        return ExplorationLimitRule().finding(message, step: limit.step, site: site,
+                                              events: [trace.stepStart(limit.step) ?? 0])
     }
 
     private func run(_ handler: Handler, frame: Frame) {
         frameDepth += 1
         defer { frameDepth -= 1 }
         if frameDepth > Self.frameDepthBound {
-            cut(channel: frame.selfName, registry: 0, site: handler.effects.first?.site ?? CallSite(file: "", line: 0))
+            cut(.nesting(in: frame.selfName))
             return
         }
         for effect in handler.effects {

@@ -5,6 +5,10 @@
 struct Schedule: Hashable, Sendable {
     /// Decision index (in the order posts are met) → permutation.
     var permutations: [Int: [Int]] = [:]
+    /// Decision index → the receivers (registration ids) its permutation was
+    /// made for. Another choice can change which post is met at an index; a
+    /// permutation then applies only to the post it was made for.
+    var receivers: [Int: [UInt32]] = [:]
     /// `concurrently` ordinal → the branch to take each next step from.
     var interleavings: [Int: [Int]] = [:]
 }
@@ -45,7 +49,11 @@ final class ScheduleState: @unchecked Sendable {
                 decisionLog.append(DecisionRecord(registry: context.registry, channel: context.channel,
                                                   postSequence: Int(context.postSequence),
                                                   registrations: context.registrationIDs))
-                return schedule.permutations[index] ?? Array(0..<context.receiverCount)
+                if let permutation = schedule.permutations[index],
+                   schedule.receivers[index].map({ $0 == context.registrationIDs }) ?? true {
+                    return permutation
+                }
+                return Array(0..<context.receiverCount)
             }
         }
     }

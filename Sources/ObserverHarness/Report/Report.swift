@@ -6,6 +6,11 @@ public struct Report: Sendable, Equatable {
     public var eventCount: Int
     /// How many replays produced the findings (1 for a live recording).
     public var replays: Int
+    /// How many orders the scenario's decision points allow in all (delivery
+    /// orders of its posts times interleavings of its `concurrently` steps,
+    /// `Int.max` when more), of which ``replays`` were explored; nil when
+    /// there was no choice (a live recording, or a scenario with one order).
+    package var orders: Int?
     /// In report order: by first event, then step, rule and message.
     public var findings: [Finding]
     /// Findings the scenario's `"suppress"` accepts, with the reason; they

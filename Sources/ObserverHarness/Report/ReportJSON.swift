@@ -20,6 +20,8 @@ extension Report {
         // Only when they apply, so reports without them (golden files) keep their bytes.
         if !suppressed.isEmpty { summary["suppressed"] = .int(suppressed.count) }
         if hiddenByBaseline > 0 { summary["baselined"] = .int(hiddenByBaseline) }
+        // Only where there was a choice to explore.
+        if let orders { summary["orders"] = .int(orders) }
         object["summary"] = .object(summary)
         object["findings"] = .array(findings.map { $0.jsonValue(withLine: file != nil) })
         if !suppressed.isEmpty {

@@ -54,6 +54,7 @@ private struct ReportReader {
             findings: [],
             hiddenByBaseline: try summary.optionalCount("baselined") ?? 0,
             file: try fields.optionalString("file")?.value)
+        report.orders = try summary.optionalCount("orders")
         for element in try input.array(try fields.required("findings"), "\"findings\"") {
             report.findings.append(try finding(element).finding)
         }

@@ -6,7 +6,10 @@ extension Report {
         let summary = "\(count(.error)) error\(count(.error) == 1 ? "" : "s"), "
             + "\(count(.warning)) warning\(count(.warning) == 1 ? "" : "s"), "
             + "\(count(.note)) note\(count(.note) == 1 ? "" : "s")"
-        let replayText = replays == 1 ? "" : ", \(replays) replays"
+        var replayText = replays == 1 ? "" : ", \(replays) replays"
+        if let orders {
+            replayText += " of \(orders == Int.max ? "more than \(Int.max.grouped)" : orders.grouped) orders"
+        }
         lines.append("\(scenario): \(summary) (\(eventCount) events\(replayText))")
         for severity in Severity.allCases {
             let group = findings.filter { $0.severity == severity }

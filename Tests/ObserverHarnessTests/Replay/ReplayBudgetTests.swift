@@ -22,10 +22,15 @@ extension ReplayTests {
             let result = try Replay(Self.fanOut(observers: 600, posts: 900).parse(), schedule: Schedule()).run()
             // Past the bound by the one delivery that crossed it (and the look through 600 registrations).
             #expect((Replay.workBound + 1...Replay.workBound + 10).contains(result.work))
-            #expect(result.count(of: .cycleCut) == 1)
+            // 601 units before the posts, then 610 per post (its step, 9 for
+            // looking through 600 registrations, 600 deliveries): 818 posts
+            // run, and the 819th (step 1419) is cut at its 410th delivery.
+            #expect(result.limit == Replay.LimitCut(bound: .work, step: 1_419))
             // The post in progress stops too: no delivery is recorded after the cut.
-            let cut = try #require(result.recording.events.lastIndex { $0.kind == .cycleCut })
-            #expect(result.recording.events[cut...].allSatisfy { !$0.kind.isDelivery })
+            #expect(result.count(of: .deliver) == 818 * 600 + 410)
+            // Not a cycle: the bound is named, as an exploration-limit note.
+            #expect(result.count(of: .cycleCut) == 0)
+            #expect(Set(result.findings.map(\.rule)) == ["duplicate-registration", "exploration-limit"])
         }
 
         @Test func lookingThroughALargeRegistryIsWorkEvenWhenNoOneReceives() throws {

@@ -9,6 +9,7 @@ extension Rules {
             ("registration-keeps-observer-alive", .error), ("observed-object-deallocated", .error),
             ("discarded-token", .warning), ("duplicate-registration", .error), ("unbalanced-removal", .warning),
             ("mutation-during-notify", .warning), ("ordering-dependence", .error), ("notification-cycle", .error),
+            ("exploration-limit", .note),
             ("broadcast-as-command", .error), ("delegate-as-broadcast", .warning), ("delegate-overwritten", .warning),
             ("single-receiver-broadcast", .note), ("unobserved-post", .note), ("channel-name-typo", .warning),
             ("value-object-filter", .warning),

@@ -62,6 +62,13 @@ struct OrderingDependenceRule: Rule {
                 "The outcome of the concurrent branches of step \(step) depends on their interleaving: "
                     + "\(first) gives one result, \(other) another: \(what)\(more).",
                 step: divergence.step, site: divergence.site, events: divergence.events))
+        case .combined(let registry, let channel, let first, let other, let objects):
+            findings.append(finding(
+                "The outcome depends on two orders together, neither alone: "
+                    + "\(first.joined(separator: " and ")) give one result, "
+                    + "\(other.joined(separator: " and ")) another: \(what)\(more).",
+                registry: registry, channel: channel, objects: objects, step: divergence.step,
+                site: divergence.site, events: divergence.events))
         }
     }
 }
