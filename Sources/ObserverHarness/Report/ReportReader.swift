@@ -46,7 +46,7 @@ private struct ReportReader {
         try fields.checkFormat(Report.format)
         try fields.checkVersion(Report.formatVersion, of: "report")
         let summary = try input.fields(try fields.required("summary"), "\"summary\"")
-        try summary.allowOnly(["events", "replays", "errors", "warnings", "notes", "suppressed", "baselined"])
+        try summary.allowOnly(["events", "replays", "errors", "warnings", "notes", "suppressed", "baselined", "orders"])
         var report = Report(
             scenario: try fields.requiredString("scenario").value,
             eventCount: try input.count(try summary.required("events"), "\"events\""),
