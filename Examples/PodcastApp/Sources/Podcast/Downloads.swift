@@ -1,0 +1,165 @@
+import Foundation
+import ObserverHarnessInterface
+
+/// One episode being downloaded. Its progress is observable, KVO style.
+@MainActor
+public final class DownloadTask {
+    public let episode: Episode
+    public private(set) lazy var progress = ObservedProperty("progress", of: self, initialValue: 0.0)
+
+    public init(episode: Episode) {
+        self.episode = episode
+    }
+}
+
+/// What the download manager tells the screens that watch it.
+@MainActor
+public protocol DownloadObserver: AnyObject {
+    func downloadDidFinish(_ episode: Episode)
+}
+
+/// Downloads episodes, and tells its observers (a weak list) and the
+/// notification center when one is done. It drops a task when it finishes.
+@MainActor
+public final class DownloadManager {
+    public private(set) var tasks: [String: DownloadTask] = [:]
+    private let observers = ObserverList<any DownloadObserver>("downloadObservers", hold: .weak)
+    private let center: any NotificationCenterProtocol
+
+    public init(center: any NotificationCenterProtocol = Observers.center) {
+        self.center = center
+    }
+
+    // The manager's own add/remove pass their caller's line on, so a finding
+    // points at the screen that registered, not at this file.
+    public func addObserver(_ observer: any DownloadObserver,
+                            fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                            line: UInt = #line, column: UInt = #column) {
+        observers.add(observer, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    public func removeObserver(_ observer: any DownloadObserver,
+                               fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                               line: UInt = #line, column: UInt = #column) {
+        observers.remove(observer, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    @discardableResult
+    public func start(_ episode: Episode) -> DownloadTask {
+        let task = DownloadTask(episode: episode)
+        tasks[episode.id] = task
+        return task
+    }
+
+    public func receive(_ fraction: Double, for episode: Episode) {
+        tasks[episode.id]?.progress.set(fraction)
+    }
+
+    public func finish(_ episode: Episode) {
+        guard let task = tasks[episode.id] else { return }
+        task.progress.set(1)
+        observers.notify { $0.downloadDidFinish(episode) }
+        center.post(name: .downloadDidFinish, object: task)
+        tasks[episode.id] = nil
+    }
+}
+
+/// The Downloads tab. Registers once when loaded, and removes itself when closed.
+@MainActor
+public final class DownloadsScreen: DownloadObserver {
+    public private(set) var finished: [String] = []
+    private let manager: DownloadManager
+
+    public init(manager: DownloadManager) {
+        self.manager = manager
+    }
+
+    public func viewDidLoad() {
+        manager.addObserver(self)
+    }
+
+    /// Also called when the screen is dismissed before it ever loaded.
+    public func close() {
+        manager.removeObserver(self) // bug: unbalanced-removal
+    }
+
+    public func downloadDidFinish(_ episode: Episode) {
+        finished.append(episode.id)
+    }
+}
+
+/// The badge on the Downloads tab: counts finished downloads.
+@MainActor
+public final class DownloadBadge: DownloadObserver {
+    public private(set) var count = 0
+    private let manager: DownloadManager
+
+    public init(manager: DownloadManager) {
+        self.manager = manager
+    }
+
+    /// Runs every time the tab bar appears, and registers again each time.
+    public func viewWillAppear() {
+        manager.addObserver(self) // bug: duplicate-registration (observer)
+    }
+
+    public func downloadDidFinish(_ episode: Episode) {
+        count += 1
+    }
+}
+
+/// "3.2 GB used" in Settings: watches downloads, and never stops.
+@MainActor
+public final class StorageMeter: DownloadObserver {
+    public private(set) var episodes = 0
+
+    public init(manager: DownloadManager) {
+        manager.addObserver(self) // bug: dangling-registration
+    }
+
+    public func downloadDidFinish(_ episode: Episode) {
+        episodes += 1
+    }
+}
+
+/// Downloads the next episode when one finishes, once: it stops watching from
+/// inside the callback, while the manager is still going through its list.
+@MainActor
+public final class AutoDownloadNext: DownloadObserver {
+    public private(set) var queued: [String] = []
+    private let manager: DownloadManager
+    private let next: Episode
+
+    public init(manager: DownloadManager, next: Episode) {
+        self.manager = manager
+        self.next = next
+        manager.addObserver(self)
+    }
+
+    public func downloadDidFinish(_ episode: Episode) {
+        manager.removeObserver(self) // bug: mutation-during-notify
+        queued.append(next.id)
+        manager.start(next)
+    }
+}
+
+/// The "Downloaded" toast: shows once, for the first finished download, and
+/// removes its notification-center registration from inside its handler,
+/// which a notification center is built for.
+@MainActor
+public final class DownloadToast {
+    public private(set) var shown: [String] = []
+    private var finishes: Subscription?
+
+    public init(center: any NotificationCenterProtocol = Observers.center) {
+        finishes = Subscription(center: center, token: center.addObserver(
+            forName: .downloadDidFinish, object: nil, queue: nil) { [weak self] note in
+                let task = note.object as? DownloadTask
+                MainActor.assumeIsolated {
+                    guard let self, let task else { return }
+                    self.finishes?.cancel()
+                    self.shown.append(task.episode.id)
+                }
+            })
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import PodcastTestSupport
+import Testing
+
+/// The app's production target links only the interface product, and no app
+/// type names the harness.
+@Test func theAppImportsOnlyFoundationAndTheInterface() throws {
+    let sources = appSourcesFolder()
+    let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
+    #expect(files.count >= 10)
+    for file in files {
+        let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+        let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
+        #expect(imports.allSatisfy { $0 == "import Foundation" || $0 == "import ObserverHarnessInterface" },
+                "\(file) imports \(imports)")
+        #expect(!text.replacingOccurrences(of: "ObserverHarnessInterface", with: "").contains("Harness"),
+                "\(file) names the harness")
+    }
+}
+
+/// Every marker in the app's sources belongs to a wiring the tests check, and
+/// every wiring's marker is on exactly one line.
+@MainActor
+@Test func everyBugMarkerIsCheckedByAWiring() throws {
+    let sources = appSourcesFolder()
+    var markers: Set<String> = []
+    for file in try FileManager.default.contentsOfDirectory(atPath: sources.path) where file.hasSuffix(".swift") {
+        let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+        for line in text.split(separator: "\n") {
+            guard let range = line.range(of: "// bug: ") else { continue }
+            markers.insert("\(file): \(line[range.upperBound...])")
+        }
+    }
+    let checked = Set(Wirings.all.map { "\($0.file): \($0.marker)" } + ["Session.swift: ordering-dependence"])
+    #expect(markers == checked)
+    for wiring in Wirings.all {
+        #expect(wiring.expectedLine != nil, "\(wiring.file): \(wiring.markerComment)")
+    }
+}
