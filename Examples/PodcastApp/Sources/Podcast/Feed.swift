@@ -7,22 +7,15 @@ public final class FeedScreen {
     public private(set) var title = "Feed"
     public private(set) var reloads = 0
     private let center: any NotificationCenterProtocol
-    /// Reports each read of the account (the harness in tests).
-    private let onRead: () -> Void
     private var subscriptions: [Subscription] = []
 
-    public init(cache: AccountCache, center: any NotificationCenterProtocol = Observers.center,
-                onRead: @escaping () -> Void = {}) {
+    public init(cache: AccountCache, center: any NotificationCenterProtocol = Observers.center) {
         self.center = center
-        self.onRead = onRead
         // The account is read once the cache says it stored it, so the order
         // in which the session's observers run does not matter.
         subscriptions.append(Subscription(center: center, token: center.addObserver(
             forName: .accountDidUpdate, object: cache, queue: nil) { [weak self, weak cache] _ in
-                MainActor.assumeIsolated {
-                    self?.onRead()
-                    self?.title = cache?.user.map { "\($0)'s feed" } ?? "Feed"
-                }
+                MainActor.assumeIsolated { self?.title = cache?.user.map { "\($0)'s feed" } ?? "Feed" }
             }))
     }
 
@@ -83,9 +76,10 @@ public final class ChartsScreen {
     public init(center: any NotificationCenterProtocol = Observers.center) {
         // The block captures `self` strongly: the center keeps the screen alive
         // after it is closed, and the subscription removed in its deinit never is.
-        refreshes = Subscription(center: center, token: center.addObserver(
-            forName: .refreshEpisodes, object: nil, queue: nil) { _ in // bug: registration-keeps-observer-alive (block)
+        let token = center.addObserver( // bug: registration-keeps-observer-alive (block)
+            forName: .refreshEpisodes, object: nil, queue: nil) { _ in
                 MainActor.assumeIsolated { self.reloads += 1 }
-            })
+            }
+        refreshes = Subscription(center: center, token: token)
     }
 }

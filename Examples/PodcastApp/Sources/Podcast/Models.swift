@@ -48,9 +48,9 @@ extension Notification.Name {
 
 /// Keeps one block registration and removes it when released, like Combine's
 /// `AnyCancellable`. Removing it early with `cancel()` is fine: it removes once.
-public final class Subscription: @unchecked Sendable {
+public final class Subscription {
     private let center: any NotificationCenterProtocol
-    private var token: (any NSObjectProtocol)?  // only the owner touches it
+    private var token: (any NSObjectProtocol)?
 
     public init(center: any NotificationCenterProtocol, token: any NSObjectProtocol) {
         self.center = center

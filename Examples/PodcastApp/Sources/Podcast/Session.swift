@@ -26,20 +26,15 @@ public final class SessionStore {
 @MainActor
 public final class AccountCache {
     public private(set) var user: String?
-    /// Reports what the cache wrote (analytics in the app, the harness in tests).
-    private let onWrite: (String?) -> Void
     private var sessionChanges: Subscription?
 
-    public init(center: any NotificationCenterProtocol = Observers.center,
-                onWrite: @escaping (String?) -> Void = { _ in }) {
-        self.onWrite = onWrite
+    public init(center: any NotificationCenterProtocol = Observers.center) {
         sessionChanges = Subscription(center: center, token: center.addObserver(
             forName: .sessionDidChange, object: nil, queue: nil) { [weak self] note in
                 let user = note.userInfo?["user"] as? String
                 MainActor.assumeIsolated {
                     guard let self else { return }
                     self.user = user
-                    self.onWrite(user)
                     center.post(name: .accountDidUpdate, object: self)
                 }
             })
@@ -53,18 +48,12 @@ public final class AccountCache {
 @MainActor
 public final class WelcomeBanner {
     public private(set) var text = ""
-    private let onRead: () -> Void
     private var sessionChanges: Subscription?
 
-    public init(cache: AccountCache, center: any NotificationCenterProtocol = Observers.center,
-                onRead: @escaping () -> Void = {}) {
-        self.onRead = onRead
+    public init(cache: AccountCache, center: any NotificationCenterProtocol = Observers.center) {
         sessionChanges = Subscription(center: center, token: center.addObserver( // bug: ordering-dependence
             forName: .sessionDidChange, object: nil, queue: nil) { [weak self, weak cache] _ in
-                MainActor.assumeIsolated {
-                    self?.onRead()
-                    self?.text = cache?.user.map { "Welcome back, \($0)" } ?? "Welcome"
-                }
+                MainActor.assumeIsolated { self?.text = cache?.user.map { "Welcome back, \($0)" } ?? "Welcome" }
             })
     }
 }
