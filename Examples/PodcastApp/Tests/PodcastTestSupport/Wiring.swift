@@ -11,8 +11,6 @@ public struct Wiring: Sendable {
     public let file: String
     /// What follows `// bug: ` on the line the finding must point at.
     public let marker: String
-    /// Other findings the buggy run is allowed to have (each says why where it is declared).
-    public let alsoAllowed: Set<String>
     /// Whether `assertNoLeaks` must fail at the same line as well.
     public let leaks: Bool
     /// Runs the buggy wiring inside the harness's scope; returns what must stay
@@ -21,12 +19,11 @@ public struct Wiring: Sendable {
     /// The clean near miss, run the same way.
     public let clean: @MainActor (Harness) -> [AnyObject]
 
-    init(_ rule: String, _ file: String, marker: String? = nil, alsoAllowed: Set<String> = [], leaks: Bool = false,
+    init(_ rule: String, _ file: String, marker: String? = nil, leaks: Bool = false,
          buggy: @escaping @MainActor (Harness) -> [AnyObject], clean: @escaping @MainActor (Harness) -> [AnyObject]) {
         self.rule = rule
         self.file = file
         self.marker = marker ?? rule
-        self.alsoAllowed = alsoAllowed
         self.leaks = leaks
         self.buggy = buggy
         self.clean = clean

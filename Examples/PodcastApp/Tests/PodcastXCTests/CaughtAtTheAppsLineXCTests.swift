@@ -160,7 +160,7 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
                                          "exactly one line of \(wiring.file) ends with \(wiring.markerComment)",
                                          file: file, line: line)
         let findings = capturingFailures {
-            assertFindings(harness, .none(allowing: wiring.alsoAllowed, atOrAbove: .note))
+            assertFindings(harness, .none(atOrAbove: .note))
         }
         assertOneFailure(findings, at: expectedLine, of: wiring, containing: "[\(wiring.rule)]", file: file, line: line)
         if wiring.leaks {
