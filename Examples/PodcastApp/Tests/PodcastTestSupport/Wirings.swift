@@ -12,10 +12,13 @@ private let followUp = Episode(id: "st-2", title: "Follow-up", show: show)
 public enum Wirings {
     /// Every wiring, in catalogue order.
     public static var all: [Wiring] {
-        [notifyAfterDealloc, danglingRegistration, strongObserverList, strongDelegate, blockCapturingSelf,
-         observedObjectDeallocated, discardedToken, discardedPropertyObservation, duplicateObserver, duplicateBlock,
-         unbalancedRemoval, mutationDuringNotify, notificationCycle, broadcastAsCommand, delegateAsBroadcast,
-         delegateOverwritten, singleReceiverBroadcast, unobservedPost, channelNameTypo, valueObjectFilter]
+        var typed: [Wiring] = []
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) { typed = [discardedTypedToken] }
+        return [notifyAfterDealloc, danglingRegistration, strongObserverList, strongDelegate, blockCapturingSelf,
+                observedObjectDeallocated, discardedToken] + typed
+            + [discardedPropertyObservation, duplicateObserver, duplicateBlock, unbalancedRemoval, mutationDuringNotify,
+               notificationCycle, broadcastAsCommand, delegateAsBroadcast, delegateOverwritten, singleReceiverBroadcast,
+               unobservedPost, channelNameTypo, valueObjectFilter]
     }
 
     // MARK: Lifetimes
@@ -156,6 +159,24 @@ public enum Wirings {
             let feed = FeedScreen(cache: cache)
             session.logIn(as: "ada")
             return [session, cache, feed]
+        })
+    }
+
+    /// The top-shows widget drops its typed-message token, which ends its
+    /// observation at once: it never updates.
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    public static var discardedTypedToken: Wiring {
+        Wiring("discarded-token", "Ratings.swift", marker: "discarded-token (typed)", buggy: { _ in
+            let store = RatingsStore()
+            let page = ShowRatingView(show: show, store: store)
+            let widget = TopShowsWidget(store: store)
+            store.rate(show, stars: 5)
+            return [store, page, widget]
+        }, clean: { _ in
+            let store = RatingsStore()
+            let page = ShowRatingView(show: show, store: store)
+            store.rate(show, stars: 5)
+            return [store, page]
         })
     }
 

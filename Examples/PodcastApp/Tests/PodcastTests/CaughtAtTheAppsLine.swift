@@ -66,6 +66,11 @@ func expectSilent(_ wiring: Wiring, sourceLocation: SourceLocation = #_sourceLoc
     @Test func profileBadgeDropsItsToken() throws { try expectCaught(Wirings.discardedToken) }
     @Test func feedKeepsItsTokens() { expectSilent(Wirings.discardedToken) }
 
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    @Test func topShowsWidgetDropsItsTypedMessageToken() throws { try expectCaught(Wirings.discardedTypedToken) }
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    @Test func showRatingViewKeepsItsTypedMessageToken() { expectSilent(Wirings.discardedTypedToken) }
+
     @Test(.disabled("not caught live yet: a dropped property observation is not reported"))
     func sleepTimerDropsItsPositionObservation() throws { try expectCaught(Wirings.discardedPropertyObservation) }
     @Test func scrubberKeepsItsPositionObservation() { expectSilent(Wirings.discardedPropertyObservation) }

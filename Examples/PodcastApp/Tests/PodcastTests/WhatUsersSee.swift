@@ -65,4 +65,15 @@ import Testing
         #expect(stats.episodesFinished == 0)
         #expect(reporter.events == ["start st-1", "finish"])
     }
+
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    @Test func topShowsWidgetNeverUpdates() {
+        let center = NotificationCenter()
+        let store = RatingsStore(center: center)
+        let page = ShowRatingView(show: show, store: store, center: center)
+        let widget = TopShowsWidget(store: store, center: center)
+        store.rate(show, stars: 5)
+        #expect(page.stars == 5)
+        #expect(widget.updates == 0)
+    }
 }

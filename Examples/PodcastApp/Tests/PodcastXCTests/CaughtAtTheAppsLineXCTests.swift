@@ -46,6 +46,19 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
     @MainActor func testProfileBadgeDropsItsToken() async throws { try assertCaught(Wirings.discardedToken) }
     @MainActor func testFeedKeepsItsTokens() async { assertSilent(Wirings.discardedToken) }
 
+    @MainActor func testTopShowsWidgetDropsItsTypedMessageToken() async throws {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
+            throw XCTSkip("typed messages need macOS 26")
+        }
+        try assertCaught(Wirings.discardedTypedToken)
+    }
+    @MainActor func testShowRatingViewKeepsItsTypedMessageToken() async throws {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
+            throw XCTSkip("typed messages need macOS 26")
+        }
+        assertSilent(Wirings.discardedTypedToken)
+    }
+
     @MainActor func testSleepTimerDropsItsPositionObservation() async throws {
         try skipNotCaughtLiveYet("a dropped property observation is not reported")
         try assertCaught(Wirings.discardedPropertyObservation)
