@@ -9,10 +9,12 @@ import Testing
 extension Notification.Name { static let addToCart = Notification.Name("AddToCart") }
 
 final class ProductList {
+    let center = Observers.center
     var token: (any NSObjectProtocol)?
     init(onAdd: @escaping @Sendable () -> Void) {
-        token = Observers.center.addObserver(forName: .addToCart, object: nil, queue: nil) { _ in onAdd() }
+        token = center.addObserver(forName: .addToCart, object: nil, queue: nil) { _ in onAdd() }
     }
+    deinit { if let token { center.removeObserver(token) } }
 }
 
 // The test: inside the scope, the harness's registries stand in for the default ones.

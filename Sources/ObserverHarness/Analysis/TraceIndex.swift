@@ -96,6 +96,9 @@ struct TraceIndex {
     private(set) var effects: [Effect] = []
     private(set) var invocations: [Invocation] = []
     private(set) var retains: [(holder: UInt32, target: UInt32, sequence: Int)] = []
+    /// The tracked object that holds each registration token, where the
+    /// harness found exactly one (see `TokenOwners`).
+    private(set) var tokenOwners: [UInt32: UInt32] = [:]
     private(set) var cycleCuts: [Int] = []
     /// `deliverSkipped` inside a delivery: a block whose weakly held queue
     /// was gone did not run (`object` is the queue).
@@ -129,7 +132,11 @@ struct TraceIndex {
                     lifetimes[Int(event.object)].deallocDetectedLate = event.flags.contains(.detectedLate)
                 }
             case .retain:
-                retains.append((event.subject, event.object, sequence))
+                if event.flags.contains(.tokenOwner) {
+                    tokenOwners[event.object] = event.subject
+                } else {
+                    retains.append((event.subject, event.object, sequence))
+                }
             case .add:
                 if event.flags.contains(.ignoredDuplicate) {
                     ignoredDuplicateAdds.append(sequence)
@@ -273,11 +280,23 @@ struct TraceIndex {
     func registryKind(_ id: UInt32) -> RegistryKind { recording.registries[Int(id)].kind }
     func name(_ object: UInt32) -> String { tokenName(object) ?? recording.objectName(object) }
 
-    /// `label (Type)`, or `Type#id` when there is no label.
+    /// `label (Type)`, or `Type#id` when there is no label. A token is named
+    /// by its registration line and, when known, its owner:
+    /// `block (Feed.swift:12) of feed (FeedScreen)`.
     func describe(_ object: UInt32) -> String {
         let info = recording.object(object)
-        if let label = info.label ?? tokenName(object) { return "\(label) (\(info.typeName))" }
+        if info.label == nil, let token = tokenName(object) {
+            guard let owner = tokenOwners[object] else { return token }
+            return "\(token) of \(describe(owner))"
+        }
+        if let label = info.label { return "\(label) (\(info.typeName))" }
         return info.displayName(id: object)
+    }
+
+    /// The object that registered `registration`: its observer, or for a
+    /// block registration the tracked object that owns its token.
+    func registrant(_ registration: RegistrationRecord) -> UInt32 {
+        registration.tokenForm ? tokenOwners[registration.observer] ?? registration.observer : registration.observer
     }
 
     /// A token a block registration returned is named after the line that

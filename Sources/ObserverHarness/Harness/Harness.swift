@@ -121,9 +121,11 @@ public final class Harness: Sendable {
     // MARK: Results
 
     /// Everything recorded so far. Deallocations of tracked objects are
-    /// checked first, so the snapshot knows who is gone.
+    /// checked first, so the snapshot knows who is gone, and so is which
+    /// tracked object holds each live registration token (its owner).
     public func recording() -> Recording {
         recorder.sweepDeallocations()
+        TokenOwners.record(in: recorder)
         return recorder.snapshot()
     }
 

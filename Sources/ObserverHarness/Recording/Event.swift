@@ -163,6 +163,10 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// `track`: the object is the box of a value given as a notification's
     /// `object:` (shares its bit with ``detectedLate``, which only `dealloc` uses).
     static let boxedValue = EventFlags(rawValue: 1 << 6)
+    /// `retain`: the holder keeps a registration's token in its stored
+    /// properties: it owns that block registration (shares its bit with
+    /// ``weak``, which only `add` and `delegateSet` use).
+    static let tokenOwner = EventFlags(rawValue: 1 << 0)
     /// `remove`: the observer-wide form (`removeObserver(_:)`), no channel given.
     static let allChannels = EventFlags(rawValue: 1 << 7)
 

@@ -32,6 +32,8 @@ final class Recorder: @unchecked Sendable {
     private var watchedSenders: [UInt32: Int] = [:]
     /// Async deliveries and loops still under way (has its own lock).
     let asyncActivity = AsyncActivity()
+    /// Tokens whose owner is on record (see ``recordTokenOwner(_:of:)``).
+    private var attributedTokens = ObjectBits()
 
     // MARK: Recording events
 
@@ -366,6 +368,24 @@ final class Recorder: @unchecked Sendable {
             for id in liveObjects.filter({ $0.value.object == nil }).keys.sorted() {
                 appendDeallocLocked(id, flags: .detectedLate)
             }
+        }
+    }
+
+    /// The app objects still alive, in id order, held strongly for the caller.
+    /// Release the result outside any registry call: a deinit may run then.
+    func liveObjectsNow() -> [(id: UInt32, object: AnyObject)] {
+        lock.withLock {
+            liveObjects.compactMap { id, reference in reference.object.map { (id, $0) } }.sorted { $0.id < $1.id }
+        }
+    }
+
+    /// Records, once per token, that `holder` keeps the registration token
+    /// `token` (a `retain` event): the owner of a block registration.
+    func recordTokenOwner(_ holder: UInt32, of token: UInt32) {
+        lock.withLock {
+            guard attributedTokens.insert(token) else { return }
+            _ = appendLocked(Event(kind: .retain, flags: .tokenOwner, object: token, subject: holder),
+                             context: ThreadContext.current)
         }
     }
 

@@ -8,7 +8,9 @@ struct DuplicateRegistrationRule: Rule {
             Notification centers and most observer lists do not de-duplicate: a second registration of the same \
             observer for the same name and sender is a second entry, and every post runs its handler twice. The \
             classic cause is registering in viewWillAppear (or any method that runs more than once) and removing \
-            only in deinit.
+            only in deinit. A block registration has no observer; in live tests it counts as its token's owner's \
+            (the tracked object whose stored properties, arrays or dictionaries hold the token) when the owner \
+            added two blocks for the same name and sender at the same line.
             """,
         fix: "Register once (in init or viewDidLoad, not in a method that runs repeatedly), remove before "
             + "registering again, or de-duplicate in the registry.",
@@ -53,7 +55,7 @@ struct DuplicateRegistrationRule: Rule {
 
     /// A registration that may still be active, in its observer's chain.
     private struct Link {
-        let id: UInt32, registry: UInt32, channel: UInt32, anyChannel: Bool, sender: UInt32
+        let id: UInt32, registry: UInt32, channel: UInt32, anyChannel: Bool, sender: UInt32, site: UInt32
         let addSequence: Int
         let removeSequence: Int
         var next: Int32
@@ -62,6 +64,10 @@ struct DuplicateRegistrationRule: Rule {
     /// What makes two registrations of one observer duplicates.
     private struct Key: Hashable {
         let registry: UInt32, channel: UInt32, anyChannel: Bool, sender: UInt32
+        /// For block registrations counted by their token's owner, the line
+        /// that registered: one object's two blocks for one name added at two
+        /// lines are two purposes; at one line, the same code ran twice.
+        let site: UInt32
     }
 
     /// One key's registrations that may still be active, oldest first.
@@ -93,13 +99,15 @@ struct DuplicateRegistrationRule: Rule {
         var tables: [Int: [Key: Queue]] = [:]
         for registration in trace.registrationsInOrder {
             guard !registration.isDelegate, registration.observer != 0 else { continue }
-            let observer = Int(registration.observer)
+            let registrant = trace.registrant(registration)
+            let observer = Int(registrant)
+            let site = registrant == registration.observer ? 0 : registration.site
             if observer >= newest.count { newest += repeatElement(-1, count: observer + 1 - newest.count) }
             let now = registration.addSequence
             // The earliest registration with the same key active now.
             var earliestActive: UInt32?
             let key = Key(registry: registration.registry, channel: registration.channel,
-                          anyChannel: registration.anyChannel, sender: registration.sender)
+                          anyChannel: registration.anyChannel, sender: registration.sender, site: site)
             if tables[observer] != nil {
                 earliestActive = tables[observer]![key, default: Queue()].earliestActive(at: now)
                 tables[observer]![key, default: Queue()].entries.append(
@@ -118,13 +126,13 @@ struct DuplicateRegistrationRule: Rule {
                 } else {
                     if link.addSequence < now, link.registry == registration.registry,
                        link.channel == registration.channel, link.anyChannel == registration.anyChannel,
-                       link.sender == registration.sender { earliestActive = link.id }
+                       link.sender == registration.sender, link.site == site { earliestActive = link.id }
                     previous = cursor
                 }
                 cursor = link.next
             }
             links.append(Link(id: registration.id, registry: registration.registry, channel: registration.channel,
-                              anyChannel: registration.anyChannel, sender: registration.sender,
+                              anyChannel: registration.anyChannel, sender: registration.sender, site: site,
                               addSequence: now, removeSequence: registration.removeSequence ?? .max,
                               next: newest[observer]))
             newest[observer] = Int32(links.count - 1)
@@ -139,7 +147,7 @@ struct DuplicateRegistrationRule: Rule {
                 }
                 for link in chain.reversed() {
                     table[Key(registry: link.registry, channel: link.channel, anyChannel: link.anyChannel,
-                              sender: link.sender), default: Queue()].entries.append((link.id, link.removeSequence))
+                              sender: link.sender, site: link.site), default: Queue()].entries.append((link.id, link.removeSequence))
                 }
                 tables[observer] = table
                 newest[observer] = -1
@@ -152,13 +160,15 @@ struct DuplicateRegistrationRule: Rule {
                         _ trace: TraceIndex, into findings: inout [Finding]) {
         guard let firstID, let first = trace.registration(firstID) else { return }
         let sender = registration.sender == 0 ? "" : " from \(trace.describe(registration.sender))"
+        let registrant = trace.registrant(registration)
+        let blocks = registrant == registration.observer ? "" : " a block"
         findings.append(finding(
-            "\(trace.describe(registration.observer)) registered twice\(trace.forChannel(registration))\(sender) in "
+            "\(trace.describe(registrant)) registered\(blocks) twice\(trace.forChannel(registration))\(sender) in "
                 + "\(trace.registryName(registration.registry)) (at \(siteText(trace, first.site)) and again at "
                 + "\(siteText(trace, registration.site))): each post reaches it twice.",
             registry: trace.registryName(registration.registry),
             channel: registration.anyChannel ? nil : trace.string(registration.channel),
-            objects: [trace.name(registration.observer)], step: trace.step(of: registration.addSequence),
+            objects: [trace.name(registrant)], step: trace.step(of: registration.addSequence),
             site: trace.site(registration.site), location: trace.location(registration.site),
             events: [first.addSequence, registration.addSequence]))
     }

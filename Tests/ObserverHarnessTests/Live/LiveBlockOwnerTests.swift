@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+@testable import ObserverHarness
+
+extension Live {
+    /// A block registration's observer is its token; the harness finds the
+    /// tracked object holding the token, so one object registering a block
+    /// twice is a duplicate and two objects registering once each are not.
+    @Suite struct BlockOwners {
+        /// The viewWillAppear pattern: each appearance adds another block.
+        final class FeedScreen {
+            let center: InstrumentedNotificationCenter
+            var tokens: [any NSObjectProtocol] = []
+            var reloads = 0
+            static let addLine: UInt = #line + 4
+            init(center: InstrumentedNotificationCenter) { self.center = center }
+
+            func viewWillAppear() {
+                tokens.append(center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in })
+            }
+        }
+
+        @Test func oneScreenAddingTheSameBlockTwiceIsADuplicateAtTheAddLine() throws {
+            let harness = Harness()
+            let screen = FeedScreen(center: harness.notificationCenter())
+            harness.track(screen, label: "feed")
+            screen.viewWillAppear()
+            screen.viewWillAppear()
+
+            let findings = harness.analyze().live("duplicate-registration")
+            let finding = try #require(findings.first)
+            #expect(findings.count == 1)
+            #expect(finding.site?.line == Int(FeedScreen.addLine))
+            #expect(finding.message.hasPrefix("feed (FeedScreen) registered a block twice for \"FeedReloaded\""))
+            #expect(finding.objects == ["feed"])
+        }
+
+        @Test func twoScreensEachAddingTheBlockOnceAreClean() {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let screens = [FeedScreen(center: center), FeedScreen(center: center)]
+            for screen in screens {
+                harness.track(screen)
+                screen.viewWillAppear()
+            }
+            #expect(harness.analyze().live("duplicate-registration").isEmpty)
+        }
+
+        @Test func aScreenThatRemovesBeforeAddingAgainIsClean() {
+            let harness = Harness()
+            let screen = FeedScreen(center: harness.notificationCenter())
+            harness.track(screen)
+            screen.viewWillAppear()
+            for token in screen.tokens { screen.center.removeObserver(token) }
+            screen.viewWillAppear()
+            #expect(harness.analyze().live("duplicate-registration").isEmpty)
+        }
+
+        /// Two blocks for one name at two lines are two purposes, not a repeat.
+        @Test func oneObjectsTwoBlocksForOneNameAtTwoLinesAreClean() {
+            final class Player {
+                var tokens: [String: any NSObjectProtocol] = [:]
+            }
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let player = Player()
+            harness.track(player)
+            player.tokens["badge"] = center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in }
+            player.tokens["list"] = center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in }
+            #expect(harness.analyze().live("duplicate-registration").isEmpty)
+        }
+
+        /// Tokens kept in a dictionary inside an optional struct are found too.
+        @Test func tokensNestedInContainersHaveTheirOwner() throws {
+            struct Observations { var byName: [String: [any NSObjectProtocol]] = [:] }
+            final class Settings { var observations: Observations? = Observations() }
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let settings = Settings()
+            harness.track(settings, label: "settings")
+            for _ in 0..<2 {
+                let token = center.addObserver(forName: .liveSettingsChanged, object: nil, queue: nil) { _ in }
+                settings.observations?.byName["changed", default: []].append(token)
+            }
+            let finding = try #require(harness.analyze().live("duplicate-registration").first)
+            #expect(finding.objects == ["settings"])
+        }
+
+        /// A service two screens share holds tokens of its own: neither screen owns them.
+        @Test func tokensInsideAnotherObjectAreThatObjectsNotTheHolders() {
+            final class Service { var tokens: [any NSObjectProtocol] = [] }
+            final class Screen { let service: Service; init(_ service: Service) { self.service = service } }
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let service = Service()
+            let screens = [Screen(service), Screen(service)]
+            screens.forEach { harness.track($0) }
+            for _ in 0..<2 {
+                service.tokens.append(center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in })
+            }
+            let recording = harness.recording()
+            #expect(!recording.events.contains { $0.kind == .retain })
+        }
+
+        @Test func findingsNameABlockByItsLineAndOwner() throws {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let screen = FeedScreen(center: center)
+            harness.track(screen, label: "feed")
+            harness.noteReleased(screen)
+            screen.viewWillAppear()
+            center.post(name: .liveFeedReloaded, object: nil)
+            let trace = TraceIndex(harness.recording())
+            let token = try #require(trace.tokenOwners.keys.first)
+            let description = trace.describe(token)
+            #expect(description.hasPrefix("block#"))
+            #expect(description.hasSuffix(":\(FeedScreen.addLine)) of feed (FeedScreen)"))
+        }
+    }
+}
