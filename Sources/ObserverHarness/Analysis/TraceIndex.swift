@@ -99,6 +99,9 @@ struct TraceIndex {
     /// The tracked object that holds each registration token, where the
     /// harness found exactly one (see `TokenOwners`).
     private(set) var tokenOwners: [UInt32: UInt32] = [:]
+    /// Released objects the harness freed by detaching the token registration
+    /// that kept them (see `LeakPinning`).
+    private(set) var pinnedLeaks: [(token: UInt32, object: UInt32, sequence: Int)] = []
     private(set) var cycleCuts: [Int] = []
     /// `deliverSkipped` inside a delivery: a block whose weakly held queue
     /// was gone did not run (`object` is the queue).
@@ -134,6 +137,8 @@ struct TraceIndex {
             case .retain:
                 if event.flags.contains(.tokenOwner) {
                     tokenOwners[event.object] = event.subject
+                } else if event.flags.contains(.pinnedLeak) {
+                    pinnedLeaks.append((token: event.subject, object: event.object, sequence: sequence))
                 } else {
                     retains.append((event.subject, event.object, sequence))
                 }

@@ -96,8 +96,7 @@ public final class Harness: Sendable {
                              line: UInt = #line, column: UInt = #column) {
         let id = recorder.objectID(for: object)
         recorder.asyncActivity.ownerReleased(id)
-        recorder.record(Event(kind: .appRelease, object: id),
-                        at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        recorder.recordRelease(id, at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Records what a handler did to shared state, so one post that makes two
@@ -122,10 +121,13 @@ public final class Harness: Sendable {
 
     /// Everything recorded so far. Deallocations of tracked objects are
     /// checked first, so the snapshot knows who is gone, and so is which
-    /// tracked object holds each live registration token (its owner).
+    /// tracked object holds each live registration token (its owner). A
+    /// released object still alive is checked against its own block
+    /// registrations (see `LeakPinning`).
     public func recording() -> Recording {
         recorder.sweepDeallocations()
         TokenOwners.record(in: recorder)
+        LeakPinning.pin(in: recorder)
         return recorder.snapshot()
     }
 

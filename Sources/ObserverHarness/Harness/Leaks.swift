@@ -10,10 +10,19 @@ public struct OutlivingObject: Sendable, CustomStringConvertible {
 
 extension Harness {
     /// Objects passed to ``noteReleased(_:fileID:filePath:line:column:)``
-    /// that have not deallocated, with the registration holding each.
+    /// that have not deallocated, with the registration holding each. A
+    /// block that captured its owner is found by detaching the owner's own
+    /// block registrations: the object is then freed, and still listed here.
     public func outlivingObjects() -> [OutlivingObject] {
         let trace = TraceIndex(recording())
         var result: [OutlivingObject] = []
+        for pinned in trace.pinnedLeaks where trace.lifetimes[Int(pinned.object)].releaseSequence != nil {
+            let registration = trace.registrationsInOrder.first { $0.observer == pinned.token && $0.tokenForm }
+            result.append(OutlivingObject(
+                description: trace.describe(pinned.object),
+                heldBy: registration.map { RegistrationKeepsObserverAliveRule.pinnedLeakText(trace, $0) },
+                site: registration.flatMap { trace.location($0.site).map(CallSite.init) ?? trace.site($0.site) }))
+        }
         for id in trace.lifetimes.indices {
             let lifetime = trace.lifetimes[id]
             guard lifetime.releaseSequence != nil, lifetime.deallocSequence == nil else { continue }

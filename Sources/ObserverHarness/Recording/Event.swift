@@ -167,6 +167,9 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// properties: it owns that block registration (shares its bit with
     /// ``weak``, which only `add` and `delegateSet` use).
     static let tokenOwner = EventFlags(rawValue: 1 << 0)
+    /// `retain`: the holder, a registration token, is what kept the target
+    /// alive: its closure captured it (shares its bit with ``unowned``).
+    static let pinnedLeak = EventFlags(rawValue: 1 << 1)
     /// `remove`: the observer-wide form (`removeObserver(_:)`), no channel given.
     static let allChannels = EventFlags(rawValue: 1 << 7)
 

@@ -32,8 +32,12 @@ final class Recorder: @unchecked Sendable {
     private var watchedSenders: [UInt32: Int] = [:]
     /// Async deliveries and loops still under way (has its own lock).
     let asyncActivity = AsyncActivity()
-    /// Tokens whose owner is on record (see ``recordTokenOwner(_:of:)``).
-    private var attributedTokens = ObjectBits()
+    /// Each registration token's owner, once found (see ``recordTokenOwner(_:of:)``).
+    private var tokenOwners: [UInt32: UInt32] = [:]
+    /// Objects the app said it released, in order.
+    private var releasedObjects: [UInt32] = []
+    /// The registries recording here, so a leak check can detach registrations.
+    private var registriesHere: [WeakRegistry] = []
 
     // MARK: Recording events
 
@@ -383,10 +387,52 @@ final class Recorder: @unchecked Sendable {
     /// `token` (a `retain` event): the owner of a block registration.
     func recordTokenOwner(_ holder: UInt32, of token: UInt32) {
         lock.withLock {
-            guard attributedTokens.insert(token) else { return }
+            guard tokenOwners[token] == nil else { return }
+            tokenOwners[token] = holder
             _ = appendLocked(Event(kind: .retain, flags: .tokenOwner, object: token, subject: holder),
                              context: ThreadContext.current)
         }
+    }
+
+    /// The tokens `owner` holds, as found so far.
+    func tokens(ownedBy owner: UInt32) -> [UInt32] {
+        lock.withLock { tokenOwners.filter { $0.value == owner }.keys.sorted() }
+    }
+
+    /// Records that the app dropped its reference to `id` (`appRelease`).
+    func recordRelease(_ id: UInt32, at location: CodeLocation) {
+        record(Event(kind: .appRelease, object: id), at: location)
+        lock.withLock { releasedObjects.append(id) }
+    }
+
+    /// Objects the app released that are still alive, in id order.
+    func releasedButAlive() -> [UInt32] {
+        lock.withLock {
+            Set(releasedObjects).filter { liveObjects[$0]?.object != nil }.sorted()
+        }
+    }
+
+    /// Whether the app object `id` is still alive (false once its weak reference is empty).
+    func isAlive(_ id: UInt32) -> Bool {
+        lock.withLock { liveObjects[id]?.object != nil }
+    }
+
+    /// Records that the harness found `token`'s registration to be what kept
+    /// `object` alive (`retain`, flagged ``EventFlags/pinnedLeak``).
+    func recordPinnedLeak(of object: UInt32, byToken token: UInt32) {
+        record(Event(kind: .retain, flags: .pinnedLeak, object: object, subject: token))
+    }
+
+    func addRegistryForLeakChecks(_ registry: any DetachableRegistry) {
+        lock.withLock {
+            registriesHere.removeAll { $0.registry == nil }
+            registriesHere.append(WeakRegistry(registry: registry))
+        }
+    }
+
+    /// The registries still alive, for a leak check.
+    func registriesForLeakChecks() -> [any DetachableRegistry] {
+        lock.withLock { registriesHere.compactMap(\.registry) }
     }
 
     /// `label` or `Type#id`.
@@ -469,6 +515,17 @@ private struct ObjectBits {
     }
 
     var byteCount: Int { words.capacity * MemoryLayout<UInt64>.stride }
+}
+
+/// A registry that can let go of an observer's registrations (a leak check's last resort).
+protocol DetachableRegistry: AnyObject {
+    /// Ends `observerID`'s registrations without recording a removal, and
+    /// returns them for the caller to release outside the recorder's lock.
+    func detachRegistrations(ofObserver observerID: UInt32) -> [AnyObject]
+}
+
+struct WeakRegistry {
+    weak var registry: (any DetachableRegistry)?
 }
 
 /// A weak reference that also remembers which address it was made for.

@@ -49,7 +49,7 @@ final class Registration<Handler>: @unchecked Sendable {
 /// add, remove, and deliver one post synchronously and depth-first, with the
 /// the documented delivery rules (a registration added during a delivery misses it; one removed
 /// during it receives nothing more) and a pluggable delivery order.
-final class RegistrationStore<Handler>: @unchecked Sendable {
+final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable {
     let recorder: Recorder
     let registryID: UInt32
     let name: String
@@ -70,6 +70,7 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
         self.name = info.name
         self.kind = info.kind
         self.order = order
+        recorder.addRegistryForLeakChecks(self)
     }
 
     /// What an `add` did.
@@ -208,6 +209,20 @@ final class RegistrationStore<Handler>: @unchecked Sendable {
     }
 
     var activeCount: Int { recorder.withLock { registrations.count } }
+
+    func detachRegistrations(ofObserver observerID: UInt32) -> [AnyObject] {
+        recorder.withLock {
+            var detached: [AnyObject] = []
+            registrations.removeAll { registration in
+                guard registration.observerID == observerID else { return false }
+                registration.isActive = false
+                recorder.unwatchSenderLocked(registration.senderID)
+                detached.append(registration)
+                return true
+            }
+            return detached
+        }
+    }
 
     /// Posts and delivers. Records the post event (`kind`: post, property set
     /// or delegate call), then one delivery event per receiver, running

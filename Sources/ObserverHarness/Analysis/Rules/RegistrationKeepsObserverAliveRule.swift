@@ -9,7 +9,9 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             The app dropped its last reference, but the registry holds the observer strongly (a strong observer \
             array, a block capturing self, a strong delegate property). The observer never deallocates, so a \
             removal written in its deinit never runs, it keeps handling notifications after its screen is gone, \
-            and it leaks.
+            and it leaks. In live tests a block that captures the object while the object holds its token is found \
+            by experiment: the harness detaches the released object's own block registrations one at a time and \
+            reports the one whose detaching frees it.
             """,
         fix: "Hold observers weakly (a weak observer list, [weak self] in blocks, weak delegates), or remove the "
             + "registration when the observer is done — not in deinit, which never runs while the registry holds it.",
@@ -52,6 +54,7 @@ struct RegistrationKeepsObserverAliveRule: Rule {
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        checkPinnedLeaks(trace, into: &findings)
         let end = trace.events.count
         let reachable = objectsHeldByTheApp(trace)
         var holdersByObserver: [UInt32: [TraceIndex.RegistrationRecord]] = [:]
@@ -83,6 +86,31 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                 site: trace.site(first.site), location: trace.location(first.site),
                 events: holders.map(\.addSequence) + [released]))
         }
+    }
+
+    /// Released objects kept by a block that captured them, found by
+    /// detaching the object's own block registrations (`LeakPinning`).
+    private func checkPinnedLeaks(_ trace: TraceIndex, into findings: inout [Finding]) {
+        for pinned in trace.pinnedLeaks {
+            guard let released = trace.lifetimes[Int(pinned.object)].releaseSequence,
+                  let registration = trace.registrationsInOrder.first(where: { $0.observer == pinned.token && $0.tokenForm })
+            else { continue }
+            findings.append(finding(
+                "\(trace.describe(pinned.object)) was released but is still alive: "
+                    + Self.pinnedLeakText(trace, registration) + ".",
+                registry: trace.registryName(registration.registry),
+                channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                objects: [trace.name(pinned.object)], step: trace.step(of: released),
+                site: trace.site(registration.site), location: trace.location(registration.site),
+                events: [registration.addSequence, released]))
+        }
+    }
+
+    /// What a pinned leak's message says kept the object.
+    static func pinnedLeakText(_ trace: TraceIndex, _ registration: TraceIndex.RegistrationRecord) -> String {
+        "the closure registered\(trace.forChannel(registration)) in \(trace.registryName(registration.registry)) at "
+            + "\(siteText(trace, registration.site)) captures it strongly, and it holds that registration's token "
+            + "(a retain cycle: detaching the registration freed it)"
     }
 
     /// Objects alive at the end that the app still reaches without going

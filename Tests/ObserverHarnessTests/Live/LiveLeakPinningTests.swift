@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import ObserverHarness
+
+extension Live {
+    /// A block capturing `self` while `self` keeps the block's token is found
+    /// and reported at the registration's line.
+    @Suite struct LeakPinning {
+        final class SettingsScreen: @unchecked Sendable {
+            var token: (any NSObjectProtocol)?
+            var observation: PropertyObservation?
+            var refreshes = 0
+            static let strongLine: UInt = #line + 4
+            static let weakLine: UInt = #line + 8
+
+            func observeStrongly(_ center: InstrumentedNotificationCenter) {
+                token = center.addObserver(forName: .liveSettingsChanged, object: nil, queue: nil) { _ in
+                    self.refreshes += 1
+                }
+            }
+            func observeWeakly(_ center: InstrumentedNotificationCenter) {
+                token = center.addObserver(forName: .liveSettingsChanged, object: nil, queue: nil) { [weak self] _ in
+                    self?.refreshes += 1
+                }
+            }
+            func observeTheme(_ theme: ObservedProperty<String>) {
+                observation = theme.observe { _ in self.refreshes += 1 }  // captures self
+            }
+        }
+
+        @Test func aBlockCapturingItsOwnerIsReportedAtTheRegistrationLine() throws {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var screen: SettingsScreen? = SettingsScreen()
+            weak let watcher = screen
+            harness.track(screen!, label: "settings")
+            screen!.observeStrongly(center)
+            harness.noteReleased(screen!)
+            screen = nil
+
+            let findings = harness.analyze().live("registration-keeps-observer-alive")
+            let finding = try #require(findings.first)
+            #expect(findings.count == 1)
+            #expect(finding.site?.line == Int(SettingsScreen.strongLine))
+            #expect(finding.message.contains("settings (SettingsScreen) was released but is still alive"))
+            #expect(finding.message.contains("captures it strongly"))
+            // Found by detaching the block: the screen is freed now.
+            #expect(watcher == nil)
+            // The leak check says the same, at the same line.
+            let leak = try #require(harness.outlivingObjects().first)
+            #expect(leak.site?.line == Int(SettingsScreen.strongLine))
+            #expect(leak.heldBy?.contains("captures it strongly") == true)
+        }
+
+        @Test func aWeakSelfBlockIsClean() {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var screen: SettingsScreen? = SettingsScreen()
+            harness.track(screen!)
+            screen!.observeWeakly(center)
+            harness.noteReleased(screen!)
+            screen = nil
+            center.post(name: .liveSettingsChanged, object: nil)
+
+            #expect(harness.analyze().live("registration-keeps-observer-alive").isEmpty)
+            #expect(harness.outlivingObjects().isEmpty)
+        }
+
+        /// Kept alive by the test itself, not a registration: no block is
+        /// blamed, and the screen's registration keeps working.
+        @Test func anObjectKeptAliveElsewhereKeepsItsRegistrations() throws {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let screen = SettingsScreen()
+            harness.track(screen)
+            screen.observeWeakly(center)
+            harness.noteReleased(screen)
+
+            #expect(harness.analyze().live("registration-keeps-observer-alive").isEmpty)
+            let leak = try #require(harness.outlivingObjects().first)
+            #expect(leak.heldBy == nil)
+            center.post(name: .liveSettingsChanged, object: nil)
+            #expect(screen.refreshes == 0)  // detached: it belonged to a released object
+        }
+
+        @Test func aPropertyObservationCapturingItsOwnerIsPinnedToo() throws {
+            final class Theme { }
+            let harness = Harness()
+            let themeOwner = Theme()
+            let theme = harness.observedProperty("name", of: themeOwner, initialValue: "light")
+            var screen: SettingsScreen? = SettingsScreen()
+            harness.track(screen!, label: "settings")
+            screen!.observeTheme(theme)
+            harness.noteReleased(screen!)
+            screen = nil
+
+            let finding = try #require(harness.analyze().live("registration-keeps-observer-alive").first)
+            #expect(finding.message.contains("settings (SettingsScreen)"))
+        }
+    }
+}
