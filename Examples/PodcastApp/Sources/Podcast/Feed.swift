@@ -71,12 +71,34 @@ public final class InboxScreen {
 @MainActor
 public final class ChartsScreen {
     public private(set) var reloads = 0
+    private let center: any NotificationCenterProtocol
+    private var tokens: [any NSObjectProtocol] = []
+
+    public init(center: any NotificationCenterProtocol = Observers.center) {
+        self.center = center
+        // The block captures `self` strongly, and the screen keeps the block's
+        // token: the screen is never freed, and `close()` is its only way out.
+        tokens.append(center.addObserver( // bug: registration-keeps-observer-alive (block)
+            forName: .refreshEpisodes, object: nil, queue: nil) { _ in
+                MainActor.assumeIsolated { self.reloads += 1 }
+            })
+    }
+
+    public func close() {
+        for token in tokens { center.removeObserver(token) }
+        tokens.removeAll()
+    }
+}
+
+/// The trending tab: the same capture of `self`, with its token kept in a
+/// `Subscription`, as most apps keep tokens (Combine's `AnyCancellable` too).
+@MainActor
+public final class TrendingScreen {
+    public private(set) var reloads = 0
     private var refreshes: Subscription?
 
     public init(center: any NotificationCenterProtocol = Observers.center) {
-        // The block captures `self` strongly: the center keeps the screen alive
-        // after it is closed, and the subscription removed in its deinit never is.
-        let token = center.addObserver( // bug: registration-keeps-observer-alive (block)
+        let token = center.addObserver( // bug: registration-keeps-observer-alive (block in a wrapper)
             forName: .refreshEpisodes, object: nil, queue: nil) { _ in
                 MainActor.assumeIsolated { self.reloads += 1 }
             }

@@ -15,7 +15,7 @@ public enum Wirings {
         var typed: [Wiring] = []
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) { typed = [discardedTypedToken] }
         return [notifyAfterDealloc, danglingRegistration, strongObserverList, strongDelegate, blockCapturingSelf,
-                observedObjectDeallocated, discardedToken] + typed
+                blockCapturingSelfInAWrapper, observedObjectDeallocated, discardedToken] + typed
             + [discardedPropertyObservation, duplicateObserver, duplicateBlock, unbalancedRemoval, mutationDuringNotify,
                notificationCycle, broadcastAsCommand, delegateAsBroadcast, delegateOverwritten, singleReceiverBroadcast,
                unobservedPost, channelNameTypo, valueObjectFilter]
@@ -107,14 +107,32 @@ public enum Wirings {
         })
     }
 
-    /// The charts screen's block captures `self`: the center keeps the
-    /// closed screen alive.
+    /// The charts screen's block captures `self` and the screen keeps the
+    /// block's token: released without `close()`, it is never freed.
     public static var blockCapturingSelf: Wiring {
         Wiring("registration-keeps-observer-alive", "Feed.swift",
                marker: "registration-keeps-observer-alive (block)", leaks: true, buggy: { harness in
             var charts: ChartsScreen? = ChartsScreen()
             harness.noteReleased(charts!)
             charts = nil
+            return []
+        }, clean: { harness in
+            var charts: ChartsScreen? = ChartsScreen()
+            charts?.close()
+            harness.noteReleased(charts!)
+            charts = nil
+            return []
+        })
+    }
+
+    /// The trending screen's block captures `self`, and the screen keeps the
+    /// token inside a `Subscription`.
+    public static var blockCapturingSelfInAWrapper: Wiring {
+        Wiring("registration-keeps-observer-alive", "Feed.swift",
+               marker: "registration-keeps-observer-alive (block in a wrapper)", leaks: true, buggy: { harness in
+            var trending: TrendingScreen? = TrendingScreen()
+            harness.noteReleased(trending!)
+            trending = nil
             return []
         }, clean: { harness in
             let cache = AccountCache()
@@ -223,19 +241,23 @@ public enum Wirings {
 
     /// The inbox registers a block on every appearance, keeping the tokens.
     public static var duplicateBlock: Wiring {
-        Wiring("duplicate-registration", "Feed.swift", marker: "duplicate-registration (block)", buggy: { _ in
+        Wiring("duplicate-registration", "Feed.swift", marker: "duplicate-registration (block)", buggy: { harness in
             let cache = AccountCache()
             let inbox = InboxScreen()
+            harness.track(inbox, label: "inbox")
             let feed = FeedScreen(cache: cache)
             feed.viewDidLoad()
             inbox.viewWillAppear()
             inbox.viewWillAppear()
             PullToRefresh().pull()
             return [cache, inbox, feed]
-        }, clean: { _ in
+        }, clean: { harness in
             // Two inboxes (two windows), each registering once.
             let inboxes = [InboxScreen(), InboxScreen()]
-            for inbox in inboxes { inbox.viewWillAppear() }
+            for (index, inbox) in inboxes.enumerated() {
+                harness.track(inbox, label: "inbox \(index + 1)")
+                inbox.viewWillAppear()
+            }
             PullToRefresh().pull()
             return inboxes
         })

@@ -58,7 +58,13 @@ func expectSilent(_ wiring: Wiring, sourceLocation: SourceLocation = #_sourceLoc
 
     @Test(.disabled("not caught live yet: a block registration has no owner, so no closure is pinned"))
     func chartsBlockCapturingSelfKeepsTheClosedScreen() throws { try expectCaught(Wirings.blockCapturingSelf) }
-    @Test func feedBlockCapturingWeakSelfIsFreed() { expectSilent(Wirings.blockCapturingSelf) }
+    @Test func chartsClosedBeforeReleaseIsFreed() { expectSilent(Wirings.blockCapturingSelf) }
+
+    @Test(.disabled("not caught live yet: a token kept inside another object, a Subscription, has no owner"))
+    func trendingBlockCapturingSelfWithItsTokenInASubscriptionKeepsTheScreen() throws {
+        try expectCaught(Wirings.blockCapturingSelfInAWrapper)
+    }
+    @Test func feedBlockCapturingWeakSelfIsFreed() { expectSilent(Wirings.blockCapturingSelfInAWrapper) }
 
     @Test func progressRingObservesAFreedTask() throws { try expectCaught(Wirings.observedObjectDeallocated) }
     @Test func downloadRowEndsItsObservationBeforeTheTaskGoes() { expectSilent(Wirings.observedObjectDeallocated) }

@@ -34,7 +34,15 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
         try skipNotCaughtLiveYet("a block registration has no owner, so nothing pins the closure")
         try assertCaught(Wirings.blockCapturingSelf)
     }
-    @MainActor func testFeedBlockCapturingWeakSelfIsFreed() async { assertSilent(Wirings.blockCapturingSelf) }
+    @MainActor func testChartsClosedBeforeReleaseIsFreed() async { assertSilent(Wirings.blockCapturingSelf) }
+
+    @MainActor func testTrendingBlockCapturingSelfWithItsTokenInASubscriptionKeepsTheScreen() async throws {
+        try skipNotCaughtLiveYet("a token kept inside another object, a Subscription, has no owner")
+        try assertCaught(Wirings.blockCapturingSelfInAWrapper)
+    }
+    @MainActor func testFeedBlockCapturingWeakSelfIsFreed() async {
+        assertSilent(Wirings.blockCapturingSelfInAWrapper)
+    }
 
     @MainActor func testProgressRingObservesAFreedTask() async throws {
         try assertCaught(Wirings.observedObjectDeallocated)
