@@ -31,7 +31,6 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
     @MainActor func testPlayerScreenClearingItsControlsDelegateIsFreed() async { assertSilent(Wirings.strongDelegate) }
 
     @MainActor func testChartsBlockCapturingSelfKeepsTheClosedScreen() async throws {
-        try skipNotCaughtLiveYet("a block registration has no owner, so nothing pins the closure")
         try assertCaught(Wirings.blockCapturingSelf)
     }
     @MainActor func testChartsClosedBeforeReleaseIsFreed() async { assertSilent(Wirings.blockCapturingSelf) }
@@ -83,7 +82,6 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
     @MainActor func testTwoBadgesEachRegisteringOnceAreClean() async { assertSilent(Wirings.duplicateObserver) }
 
     @MainActor func testInboxRegistersABlockOnEveryAppearance() async throws {
-        try skipNotCaughtLiveYet("a block registration has no owner")
         try assertCaught(Wirings.duplicateBlock)
     }
     @MainActor func testTwoInboxesEachRegisteringABlockOnceAreClean() async { assertSilent(Wirings.duplicateBlock) }
