@@ -50,4 +50,92 @@ final class AsyncObserverXCTests: XCTestCase {
         XCTAssertEqual(badge.count, 3)
         assertFindings(harness, .none())
     }
+
+    // MARK: async-observer-outlives-owner
+
+    struct CartSynced: NotificationCenter.AsyncMessage {
+        typealias Subject = Cart
+        let revision: Int
+    }
+
+    /// Follows its cart's syncs with a `for await` loop over `Observers.center`.
+    final class SyncStatus: @unchecked Sendable {
+        private(set) var task: Task<Void, Never>?
+        private let cancelsInDeinit: Bool
+
+        init(cart: Cart, cancelsInDeinit: Bool) {
+            self.cancelsInDeinit = cancelsInDeinit
+            task = Task { [weak self] in
+                for await _ in Observers.center.messages(of: cart, for: CartSynced.self, owner: self) {
+                    _ = self
+                }
+            }
+        }
+
+        deinit {
+            if cancelsInDeinit { task?.cancel() }
+        }
+    }
+
+    func testALoopNobodyCancelsOutlivesItsOwner() async {
+        let harness = Harness()
+        let cart = Cart()
+        let task: Task<Void, Never>? = await withObserverHarness(harness) {
+            var status: SyncStatus? = SyncStatus(cart: cart, cancelsInDeinit: false)
+            await harness.settle(loopsOpened: 1)
+            let task = status?.task
+            status = nil
+            return task
+        }
+        let settled = await harness.settle(maxTurns: 100)
+        XCTAssertFalse(settled)
+        assertFindings(harness, .exactly(["async-observer-outlives-owner"]))
+        task?.cancel()
+        await task?.value
+    }
+
+    func testALoopCancelledInItsOwnersDeinitIsClean() async {
+        let harness = Harness()
+        let cart = Cart()
+        await withObserverHarness(harness) {
+            var status: SyncStatus? = SyncStatus(cart: cart, cancelsInDeinit: true)
+            await harness.settle(loopsOpened: 1)
+            Observers.center.post(CartSynced(revision: 1), subject: cart)
+            let task = status?.task
+            status = nil
+            await task?.value
+        }
+        let settled = await harness.settle()
+        XCTAssertTrue(settled)
+        assertFindings(harness, .none())
+    }
+
+    // MARK: message-dropped
+
+    func testAConsumerThatFallsBehindLosesMessages() async {
+        let harness = Harness()
+        let cart = Cart()
+        let revisions: [Int] = await withObserverHarness(harness) {
+            var iterator = Observers.center.messages(of: cart, for: CartSynced.self, bufferSize: 1).makeAsyncIterator()
+            Observers.center.post(CartSynced(revision: 1), subject: cart)
+            Observers.center.post(CartSynced(revision: 2), subject: cart)
+            return [await iterator.next()?.revision ?? 0]
+        }
+        XCTAssertEqual(revisions, [2])
+        assertFindings(harness, .exactly(["message-dropped"]))
+    }
+
+    func testAConsumerThatKeepsUpLosesNothing() async {
+        let harness = Harness()
+        let cart = Cart()
+        let revisions: [Int] = await withObserverHarness(harness) {
+            var iterator = Observers.center.messages(of: cart, for: CartSynced.self, bufferSize: 1).makeAsyncIterator()
+            Observers.center.post(CartSynced(revision: 1), subject: cart)
+            let first = await iterator.next()?.revision ?? 0
+            Observers.center.post(CartSynced(revision: 2), subject: cart)
+            return [first, await iterator.next()?.revision ?? 0]
+        }
+        XCTAssertEqual(revisions, [1, 2])
+        assertFindings(harness, .none())
+    }
 }

@@ -112,6 +112,8 @@ public enum RuleCatalog {
         SingleReceiverBroadcastRule(),
         UnobservedPostRule(),
         ChannelNameTypoRule(),
+        AsyncObserverOutlivesOwnerRule(),
+        MessageDroppedRule(),
         ValueObjectFilterRule(),
     ]
 

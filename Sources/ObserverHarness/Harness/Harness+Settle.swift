@@ -3,7 +3,9 @@ extension Harness {
     /// every async-message delivery enqueued has run, and every async loop
     /// whose owner deallocated or was released has ended. Call it before
     /// checking findings in a test that uses async messages or `for await`
-    /// loops.
+    /// loops. A loop started in a `Task` opens when the task first runs:
+    /// `loopsOpened` also waits until that many loops have opened in this
+    /// harness, so a test can post only once its loops listen.
     ///
     /// It never sleeps: it yields to the scheduler at most `maxTurns` times,
     /// checking after each turn. When the work has not settled by then (a
@@ -12,21 +14,23 @@ extension Harness {
     /// notes the limit, which findings quote.
     ///
     /// ```swift
-    /// screen = nil                      // its deinit cancels the loop's task
+    /// var screen: ThemeScreen? = ThemeScreen(center: center)  // starts a `for await` loop in a Task
+    /// await harness.settle(loopsOpened: 1)
+    /// screen = nil                                            // its deinit cancels the loop's task
     /// await harness.settle()
     /// assertFindings(harness, .none())
     /// ```
     @discardableResult
-    public func settle(maxTurns: Int = 1_000,
+    public func settle(loopsOpened: Int = 0, maxTurns: Int = 10_000,
                        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                        line: UInt = #line, column: UInt = #column) async -> Bool {
         let activity = recorder.asyncActivity
         var turns = 0
-        while !activity.isSettled, turns < maxTurns {
+        while !activity.isSettled(loopsOpened: loopsOpened), turns < maxTurns {
             await Task.yield()
             turns += 1
         }
-        let settled = activity.isSettled
+        let settled = activity.isSettled(loopsOpened: loopsOpened)
         recorder.record(Event(kind: .settle, channel: recorder.intern(settled ? "settled" : "turn-limit"),
                               registration: UInt32(clamping: turns)),
                         at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))

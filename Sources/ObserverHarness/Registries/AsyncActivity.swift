@@ -2,7 +2,7 @@ import Foundation
 
 /// What a harness's async observers still have under way: deliveries of
 /// async messages enqueued but not finished, and loops whose owner is gone
-/// that have not ended yet. ``Harness/settle(maxTurns:fileID:filePath:line:column:)``
+/// that have not ended yet. ``Harness/settle(loopsOpened:maxTurns:fileID:filePath:line:column:)``
 /// waits on it.
 final class AsyncActivity: @unchecked Sendable {
     private struct OpenLoop {
@@ -15,12 +15,16 @@ final class AsyncActivity: @unchecked Sendable {
     private var pendingDeliveries = 0
     private var openLoops: [UInt32: OpenLoop] = [:]
     private var releasedOwners: Set<UInt32> = []
+    private(set) var loopsOpened = 0
 
     func deliveryEnqueued() { lock.withLock { pendingDeliveries += 1 } }
     func deliveryFinished() { lock.withLock { pendingDeliveries -= 1 } }
 
     func loopOpened(_ loop: UInt32, owner: AnyObject?, ownerID: UInt32) {
-        lock.withLock { openLoops[loop] = OpenLoop(owner: owner, ownerID: ownerID) }
+        lock.withLock {
+            openLoops[loop] = OpenLoop(owner: owner, ownerID: ownerID)
+            loopsOpened += 1
+        }
     }
 
     func loopEnded(_ loop: UInt32) {
@@ -32,11 +36,11 @@ final class AsyncActivity: @unchecked Sendable {
         _ = lock.withLock { releasedOwners.insert(id) }
     }
 
-    /// Nothing left to wait for: no delivery pending, and every loop whose
-    /// owner is gone or released has ended.
-    var isSettled: Bool {
+    /// Nothing left to wait for: at least `loops` loops opened so far, no
+    /// delivery pending, and every loop whose owner is gone or released has ended.
+    func isSettled(loopsOpened loops: Int) -> Bool {
         lock.withLock {
-            pendingDeliveries == 0 && !openLoops.values.contains { loop in
+            loopsOpened >= loops && pendingDeliveries == 0 && !openLoops.values.contains { loop in
                 loop.ownerID != 0 && (loop.owner == nil || releasedOwners.contains(loop.ownerID))
             }
         }

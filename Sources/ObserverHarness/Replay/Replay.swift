@@ -39,6 +39,9 @@ final class Replay {
     let recorder = Recorder()
     private let schedule: ScheduleState
     private var stores: [String: RegistrationStore<ReplayResponse>] = [:]
+    /// Each notification center's typed messages: a registry of their own, made on first use.
+    private var typedStores: [String: RegistrationStore<ReplayResponse>] = [:]
+    private lazy var loops = ReplayLoops(recorder: recorder)
     private var slots: [String: ObjectSlot] = [:]
     private var tokens: [String: ScenarioToken] = [:]
     private var valueBoxes: [AnyObject] = []
@@ -56,7 +59,11 @@ final class Replay {
     private var aborted = false {
         // A delivery loop in progress stops too, instead of recording every
         // remaining receiver of every enclosing post.
-        didSet { if aborted { for store in stores.values { store.halted = true } } }
+        didSet {
+            guard aborted else { return }
+            for store in stores.values { store.halted = true }
+            for store in typedStores.values { store.halted = true }
+        }
     }
     private var failure: InputError?
     private var running = true
@@ -133,9 +140,11 @@ final class Replay {
     private func tearDown() {
         running = false
         tokens.removeAll()
+        loops.removeAll()
         delegates.removeAll()
         slots.removeAll()
         stores.removeAll()
+        typedStores.removeAll()
         for reference in created { (reference.object as? ScenarioObject)?.held.removeAll() }
         created.removeAll()
     }
@@ -186,8 +195,8 @@ final class Replay {
         case .dropToken(let token):
             tokens[token] = nil
 
-        case .post(let registry, let channel, let sender, let payload, let senderValue):
-            guard let store = stores[registry] else { return }
+        case .post(let registry, let channel, let sender, let payload, let senderValue, let typed):
+            guard let store = typed ? typedStore(registry) : stores[registry] else { return }
             let senderID = senderValue.map { valueSenderID($0, site: site) }
                 ?? sender.flatMap { resolve($0, frame)?.id } ?? 0
             deliver(store, kind: .post, channel: channel ?? "", senderID: senderID, site: site, payload: payload)
@@ -236,7 +245,36 @@ final class Replay {
 
         case .state(let effect):
             applyState(effect, frame: frame, step: step, site: site)
+
+        case .openLoop(let opening):
+            guard let store = opening.typed ? typedStore(opening.registry) : stores[opening.registry] else { return }
+            let owner = opening.owner.flatMap { resolve($0, frame) }
+            let senderID = opening.sender.flatMap { resolve($0, frame)?.id } ?? 0
+            loops.open(opening, store: store, owner: owner, senderID: senderID, site: site)
+
+        case .runLoop(let loop, let count):
+            loops.take(loop, count: count, site: site) { handler, payload, owner in
+                let object = owner?.object
+                run(handler, frame: Frame(selfName: object?.name ?? "", selfID: owner?.id ?? 0, selfObject: object,
+                                          payload: payload))
+            }
+
+        case .cancelLoop(let loop):
+            loops.cancel(loop, site: site)
         }
+    }
+
+    /// The typed-message registry beside a notification center.
+    private func typedStore(_ registry: String) -> RegistrationStore<ReplayResponse>? {
+        if let store = typedStores[registry] { return store }
+        guard let declaration = scenario.registries[registry] else { return nil }
+        let store = RegistrationStore<ReplayResponse>(
+            recorder: recorder,
+            info: RegistryInfo(name: registry, kind: declaration.kind, dedupe: declaration.dedupe,
+                               order: declaration.order),
+            order: declaration.order == .registration ? DeliveryOrder.registration : schedule.deliveryOrder)
+        typedStores[registry] = store
+        return store
     }
 
     private func release(_ name: String, frame: Frame?, site: UInt32) {
@@ -261,7 +299,7 @@ final class Replay {
     }
 
     private func observe(_ observation: Observation, frame: Frame?, site: UInt32) {
-        guard let store = stores[observation.registry],
+        guard let store = observation.typed ? typedStore(observation.registry) : stores[observation.registry],
               let declaration = scenario.registries[observation.registry],
               let observer = resolve(observation.observer, frame), let object = observer.object else { return }
         let senderID = observation.senderValue.map { valueSenderID($0, site: site) }
@@ -273,13 +311,21 @@ final class Replay {
         let result = store.add(
             observer: object, observerID: observer.id, hold: observation.hold ?? declaration.hold,
             channel: observation.channel, senderID: senderID,
-            tokenForm: observation.token != nil && declaration.kind == .notificationCenter,
-            dedupe: declaration.dedupe, site: .interned(site), handler: response)
-        guard let token = observation.token else { return }
+            tokenForm: observation.typed || (observation.token != nil && declaration.kind == .notificationCenter),
+            dedupe: declaration.dedupe, site: .interned(site), handler: response,
+            extraFlags: observation.typed ? .typedMessage : [])
+        guard let token = observation.token else {
+            // `_ = center.addObserver(of:for:using:)`: the token goes at once, and the observer with it.
+            if observation.typed, case .added(let added) = result {
+                store.tokenDropped(registrationID: added.id, observerID: observer.id, ending: true)
+            }
+            return
+        }
         switch result {
         case .added(let added):
             // Rebinding a token name drops the previous token.
-            tokens[token] = ScenarioToken(registrationID: added.id, observerID: observer.id, store: store)
+            tokens[token] = ScenarioToken(registrationID: added.id, observerID: observer.id, store: store,
+                                          ending: observation.typed)
         case .ignoredDuplicate(let existing):
             // A de-duplicating registry hands back the existing registration's
             // handle: share it, so dropping one name while another still
@@ -311,7 +357,8 @@ final class Replay {
         guard let store = stores[removal.registry] else { return }
         if let token = removal.token {
             let bound = tokens[token]
-            store.remove(registrationID: bound?.registrationID ?? 0, observerID: bound?.observerID ?? 0,
+            // A typed token belongs to the center's typed registry.
+            (bound?.store ?? store).remove(registrationID: bound?.registrationID ?? 0, observerID: bound?.observerID ?? 0,
                          site: .interned(site))
             return
         }
@@ -375,15 +422,21 @@ final class Replay {
         work += store.activeCount / 64
         guard enter(registryID: store.registryID, channelID: channelID, site: site) else { return }
         defer { leave(registryID: store.registryID, channelID: channelID) }
-        store.post(kind: kind, channel: channel, senderID: senderID, site: .interned(site)) { registration, observer, _ in
+        store.post(kind: kind, channel: channel, senderID: senderID, site: .interned(site)) {
+            registration, observer, delivery in
             // A delivery is work even when its handler is empty: posts to
             // thousands of registrations must not run unbounded.
             work += 1
             if work > Self.workBound, !aborted { cut(.work) }
+            if case .loop(let name) = registration.handler {
+                loops.receive(name, payload: payload, delivery: delivery)
+                return
+            }
             guard !aborted, let object = observer as? ScenarioObject else { return }
             let body: Handler? = switch registration.handler {
             case .handler(let handler): handler
             case .method(let method): object.methods[method]
+            case .loop: nil
             }
             guard let body else { return }
             run(body, frame: Frame(selfName: object.name, selfID: object.id, selfObject: object, payload: payload))

@@ -28,18 +28,23 @@ final class ScenarioToken {
     let registrationID: UInt32
     let observerID: UInt32
     let store: RegistrationStore<ReplayResponse>
+    /// A typed-message token: dropping it ends its registration.
+    let ending: Bool
 
-    init(registrationID: UInt32, observerID: UInt32, store: RegistrationStore<ReplayResponse>) {
+    init(registrationID: UInt32, observerID: UInt32, store: RegistrationStore<ReplayResponse>, ending: Bool = false) {
         self.registrationID = registrationID
         self.observerID = observerID
         self.store = store
+        self.ending = ending
     }
 
-    deinit { store.tokenDropped(registrationID: registrationID, observerID: observerID) }
+    deinit { store.tokenDropped(registrationID: registrationID, observerID: observerID, ending: ending) }
 }
 
 /// What a registration runs when delivered to.
 enum ReplayResponse {
     case handler(Handler)
     case method(String)
+    /// An `open-loop`'s registration: buffers for the loop of that name.
+    case loop(String)
 }

@@ -58,13 +58,21 @@ struct Step: Sendable {
         case observe(Observation)
         case remove(Removal)
         case dropToken(String)
-        /// `senderValue`: a value given as a notification's `object:`.
-        case post(registry: String, channel: String?, sender: String?, payload: JSONValue, senderValue: JSONValue? = nil)
+        /// `senderValue`: a value given as a notification's `object:`. `typed`:
+        /// a typed message, which only typed registrations and loops receive.
+        case post(registry: String, channel: String?, sender: String?, payload: JSONValue, senderValue: JSONValue? = nil,
+                  typed: Bool = false)
         case set(registry: String, object: String, property: String, value: ValueExpression)
         case setDelegate(registry: String, owner: String, delegate: String?, hold: Hold?)
         case callDelegate(registry: String, owner: String, method: String, payload: JSONValue)
         case invoke(object: String, method: String, payload: JSONValue)
         case concurrently([[Step]])
+        /// A `for await` loop over a center's notifications or messages.
+        case openLoop(LoopOpening)
+        /// The loop takes up to `count` buffered values (nil: all of them).
+        case runLoop(loop: String, count: Int?)
+        /// The loop's task is cancelled: the loop ends.
+        case cancelLoop(String)
         /// An effect on shared state (handlers only).
         case state(StateEffect)
     }
@@ -82,6 +90,9 @@ struct Observation: Sendable {
     let token: String?
     /// A value given as a notification's `object:` filter (`senderValue`).
     var senderValue: JSONValue? = nil
+    /// A typed-message observer (`addObserver(of:for:using:)`): its token
+    /// ends it when dropped, and without a `token` it is dropped at once.
+    var typed = false
 
     enum Response: Sendable {
         case handler(Handler)
@@ -120,4 +131,20 @@ enum StateEffect: Sendable {
 enum ValueExpression: Sendable {
     case literal(JSONValue)
     case payloadField(String)
+}
+
+/// `open-loop`: a `Task { for await value in center.notifications(named:) }`
+/// (or `messages(of:for:bufferSize:)` when `typed`), working for `owner`.
+struct LoopOpening: Sendable {
+    let registry: String
+    let loop: String
+    let owner: String?
+    let channel: String
+    let sender: String?
+    let typed: Bool
+    /// The most values kept while the loop is busy (messages only); nil: no limit.
+    let bufferSize: Int?
+    /// How the loop's task holds its owner: `strong` (captures self) or `weak`.
+    let hold: Hold
+    let handler: Handler
 }

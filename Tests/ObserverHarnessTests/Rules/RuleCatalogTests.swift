@@ -12,6 +12,7 @@ extension Rules {
             ("exploration-limit", .note),
             ("broadcast-as-command", .error), ("delegate-as-broadcast", .warning), ("delegate-overwritten", .warning),
             ("single-receiver-broadcast", .note), ("unobserved-post", .note), ("channel-name-typo", .warning),
+            ("async-observer-outlives-owner", .error), ("message-dropped", .warning),
             ("value-object-filter", .warning),
         ]
 

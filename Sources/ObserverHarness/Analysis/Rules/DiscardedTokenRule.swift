@@ -22,6 +22,14 @@ struct DiscardedTokenRule: Rule {
                   ↓{ "op": "drop-token", "token": "logoutToken" }
                 ]
                 """),
+            // A typed message's token not kept: `_ = center.addObserver(of:for:using:)`.
+            RuleExample("""
+                [
+                  { "op": "create", "object": "badge" },
+                  ↓{ "op": "observe", "registry": "center", "observer": "badge", "channel": "CartDidChange",
+                    "typed": true, "handler": [ { "increment": "badge.updates" } ], "site": "Badge.swift:12" }
+                ]
+                """),
         ],
         clean: [
             RuleExample("""
@@ -32,6 +40,16 @@ struct DiscardedTokenRule: Rule {
                     "handler": [] },
                   { "op": "remove", "registry": "center", "token": "logoutToken" },
                   { "op": "drop-token", "token": "logoutToken" }
+                ]
+                """),
+            // The typed token kept, and let go with its owner after use.
+            RuleExample("""
+                [
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartDidChange",
+                    "typed": true, "token": "cartToken", "handler": [ { "increment": "badge.updates" } ] },
+                  { "op": "post", "registry": "center", "channel": "CartDidChange", "typed": true },
+                  { "op": "drop-token", "token": "cartToken" }
                 ]
                 """),
         ])

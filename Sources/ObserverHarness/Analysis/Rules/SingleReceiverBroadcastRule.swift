@@ -52,7 +52,8 @@ struct SingleReceiverBroadcastRule: Rule {
             guard channels[key].single else { continue }
             guard post.deliveries.count == 1, case let delivery = trace.events[post.deliveries[0]],
                   delivery.kind == .deliver, let registration = trace.registration(delivery.registration),
-                  !registration.anyChannel, channels[key].receiver.map({ $0 == delivery.object }) ?? true else {
+                  // A typed message is a declared message type, not a notification name to reuse.
+                  !registration.anyChannel, !registration.typedMessage, channels[key].receiver.map({ $0 == delivery.object }) ?? true else {
                 channels[key].single = false
                 continue
             }

@@ -19,6 +19,12 @@ extension ScenarioParser {
                                 at: token.offset)
                 }
             }
+            if kind == .openLoop, let loop = node["loop"], case .string(let name) = loop.kind {
+                guard declaredLoops.insert(name).inserted else {
+                    throw error("loop \"\(name)\" is declared twice (each open-loop names its own loop)",
+                                at: loop.offset)
+                }
+            }
             if case .array(let effects)? = node["handler"]?.kind { try declare(effects) }
             if case .array(let branches)? = node["branches"]?.kind {
                 for branch in branches { if case .array(let steps) = branch.kind { try declare(steps) } }

@@ -12,7 +12,8 @@ extension ScenarioParser {
         let sender = try optionalObjectName(object, "sender", context: context, validator: validator)
         return .post(registry: registry.name, channel: channel, sender: sender,
                      payload: object.node("payload")?.value ?? .null,
-                     senderValue: try senderValue(object, registry: registry.kind))
+                     senderValue: try senderValue(object, registry: registry.kind),
+                     typed: try typedMessage(object, registry: registry.kind, channel: channel))
     }
 
     func set(_ object: JSONFields, context: Context, validator: NameValidator) throws(InputError) -> Step.Operation {

@@ -41,9 +41,10 @@ extension ScenarioParser {
             throw error("\"observe\" needs a \"handler\" or a \"method\"", at: object.offset)
         }
         let token = try object.optionalString("token")?.value
+        let typed = try typedMessage(object, registry: registry.kind, channel: channel)
         return Observation(registry: registry.name, observer: observer, channel: channel, sender: sender,
                            response: response, hold: try hold(object), token: token,
-                           senderValue: try senderValue(object, registry: registry.kind))
+                           senderValue: try senderValue(object, registry: registry.kind), typed: typed)
     }
 
     func removal(_ object: JSONFields, context: Context, validator: NameValidator) throws(InputError) -> Removal {

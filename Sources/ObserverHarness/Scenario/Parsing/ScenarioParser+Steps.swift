@@ -38,6 +38,9 @@ extension ScenarioParser {
         case .callDelegate: operation = try callDelegate(object, context: context, validator: validator)
         case .invoke: operation = try invoke(object, context: context, validator: validator)
         case .concurrently: operation = try concurrently(object, validator: &validator)
+        case .openLoop: operation = .openLoop(try loopOpening(object, context: context, validator: validator))
+        case .runLoop: operation = .runLoop(loop: try loop(object), count: try object.optionalCount("count"))
+        case .cancelLoop: operation = .cancelLoop(try loop(object))
         }
         return Step(operation: operation, site: site, position: position(node.offset))
     }

@@ -11,6 +11,8 @@ struct ScenarioParser {
     var declaredObjects: [String: Set<String>] = [:]
     /// Every token an `observe` names, each declared once.
     var declaredTokens: Set<String> = []
+    /// Every loop an `open-loop` names, each declared once.
+    var declaredLoops: Set<String> = []
     var stepCount = 0
 
     init(input: JSONInput, limits: Scenario.Limits) {

@@ -7,6 +7,9 @@ enum StepKind: String, CaseIterable {
     case setDelegate = "set-delegate"
     case callDelegate = "call-delegate"
     case invoke, concurrently
+    case openLoop = "open-loop"
+    case runLoop = "run-loop"
+    case cancelLoop = "cancel-loop"
 
     /// The fields a step of this kind may carry, besides `op` and `site`.
     var fields: Set<String> {
@@ -15,15 +18,18 @@ enum StepKind: String, CaseIterable {
         case .release: ["object"]
         case .retain: ["holder", "target"]
         case .observe: ["registry", "observer", "channel", "sender", "senderValue", "object", "property", "handler", "method", "hold",
-                        "token"]
+                        "token", "typed"]
         case .remove: ["registry", "token", "observer", "channel", "sender", "senderValue", "object", "property"]
         case .dropToken: ["token"]
-        case .post: ["registry", "channel", "sender", "senderValue", "payload"]
+        case .post: ["registry", "channel", "sender", "senderValue", "payload", "typed"]
         case .set: ["registry", "object", "property", "value"]
         case .setDelegate: ["registry", "owner", "delegate", "hold"]
         case .callDelegate: ["registry", "owner", "method", "payload"]
         case .invoke: ["object", "method", "payload"]
         case .concurrently: ["branches"]
+        case .openLoop: ["registry", "loop", "owner", "channel", "sender", "typed", "bufferSize", "hold", "handler"]
+        case .runLoop: ["loop", "count"]
+        case .cancelLoop: ["loop"]
         }
     }
 
@@ -37,6 +43,7 @@ enum StepKind: String, CaseIterable {
         switch self {
         case .release: "object"
         case .dropToken: "token"
+        case .runLoop, .cancelLoop: "loop"
         default: nil
         }
     }

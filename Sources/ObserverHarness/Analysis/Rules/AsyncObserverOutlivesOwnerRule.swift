@@ -1,0 +1,77 @@
+/// An async observation loop (`for await` over notifications or messages)
+/// still running after the app released the object it works for: it either
+/// keeps that owner alive, or runs on for nobody.
+struct AsyncObserverOutlivesOwnerRule: Rule {
+    let descriptor = RuleDescriptor(
+        id: "async-observer-outlives-owner", severity: .error, category: .lifetime,
+        summary: "An async observation loop keeps running, or keeps its owner alive, after the app released the owner.",
+        explanation: """
+            A `Task { for await … in center.notifications(named:) }` (or over `messages(of:for:)`) ends only when \
+            its task is cancelled or the loop breaks. Nothing ends it when the screen that started it closes: a \
+            loop that captures self strongly keeps the screen alive until the next value arrives, or forever; \
+            one that captures self weakly keeps its registration, its buffer and its task stack alive for the \
+            rest of the process. One per screen adds up to thousands of live sequences.
+            """,
+        fix: "Keep the loop's Task in its owner and cancel it when the owner goes away (its deinit, with [weak "
+            + "self] in the loop, or the screen's disappearance); or end the loop when self is gone.",
+        triggering: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "open-loop", "registry": "center", "loop": "themeLoop", "owner": "screen",
+                    "channel": "ThemeChanged", "hold": "strong", "handler": [ { "increment": "screen.reloads" } ],
+                    "site": "Screen.swift:14" },
+                  ↓{ "op": "release", "object": "screen" }
+                ]
+                """),
+            RuleExample("""
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "open-loop", "registry": "center", "loop": "themeLoop", "owner": "screen",
+                    "channel": "ThemeChanged", "handler": [ { "increment": "screen.reloads" } ] },
+                  ↓{ "op": "release", "object": "screen" },
+                  { "op": "post", "registry": "center", "channel": "ThemeChanged" },
+                  { "op": "run-loop", "loop": "themeLoop" }
+                ]
+                """),
+        ],
+        clean: [
+            RuleExample("""
+                [
+                  { "op": "create", "object": "screen",
+                    "methods": { "deinit": [ { "cancel-loop": "themeLoop" } ] } },
+                  { "op": "open-loop", "registry": "center", "loop": "themeLoop", "owner": "screen",
+                    "channel": "ThemeChanged", "handler": [ { "increment": "screen.reloads" } ] },
+                  { "op": "post", "registry": "center", "channel": "ThemeChanged" },
+                  { "op": "run-loop", "loop": "themeLoop" },
+                  { "op": "release", "object": "screen" }
+                ]
+                """),
+        ])
+
+    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        let loops = AsyncLoops(trace)
+        for loop in loops.loops where loop.owner != 0 && loop.endSequence == nil {
+            let lifetime = trace.lifetimes[Int(loop.owner)]
+            guard let gone = [lifetime.releaseSequence, lifetime.deallocSequence].compactMap({ $0 }).min() else {
+                continue
+            }
+            let owner = trace.describe(loop.owner)
+            let what = lifetime.deallocSequence == nil
+                ? "keeps its owner \(owner) alive after the app released it"
+                : "is still running after its owner \(owner) deallocated"
+            var waited = ""
+            if let settle = loops.lastSettle, settle.hitLimit, settle.sequence > gone {
+                waited = " (still running after \(settle.turns) scheduler turns)"
+            }
+            let source = loop.typedMessage ? "messages" : "notifications"
+            findings.append(finding(
+                "The async loop over \(source) of \(trace.quoted(loop.channel)) opened at \(siteText(trace, loop.site)) "
+                    + "\(what)\(waited): nothing cancelled its task.",
+                registry: trace.registryName(loop.registry), channel: trace.string(loop.channel),
+                objects: [trace.name(loop.owner), trace.name(loop.loop)], step: trace.step(of: gone),
+                site: trace.site(loop.site), location: trace.location(loop.site),
+                events: [loop.openSequence, gone]))
+        }
+    }
+}
