@@ -124,6 +124,32 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
         assertOrderIndependent(DeliveryOrderScenes.feedTitleAfterLogin)
     }
 
+    // MARK: Async loops
+
+    @MainActor func testEpisodePageLoopCapturingSelfRunsOnAfterThePageIsClosed() async throws {
+        try skipNotCaughtLiveYet("async-observer-outlives-owner is not in the catalogue")
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else {
+            throw XCTSkip("notification sequences need macOS 15")
+        }
+        let harness = Harness(name: "podcast")
+        let loop = await ThemeLoopScenes.closeEpisodePage(in: harness)
+        try assertReported("async-observer-outlives-owner", at: "// bug: async-observer-outlives-owner",
+                           in: "Appearance.swift", by: harness)
+        loop?.cancel()
+        await loop?.value
+    }
+
+    @MainActor func testShowPageLoopEndsWithThePage() async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else {
+            throw XCTSkip("notification sequences need macOS 15")
+        }
+        let harness = Harness(name: "podcast")
+        let loop = await ThemeLoopScenes.closeShowPage(in: harness)
+        XCTAssertEqual(loop?.isCancelled, true)
+        assertFindings(harness, .none(atOrAbove: .note))
+        assertNoLeaks(harness)
+    }
+
     // MARK: Design
 
     @MainActor func testLegacySubscribeRowMakesBothListsSubscribe() async throws {
@@ -175,16 +201,23 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
         let harness = Harness(name: "podcast")
         let alive = wiring.runBuggy(in: harness)
         defer { withExtendedLifetime(alive) {} }
-        let expectedLine = try XCTUnwrap(wiring.expectedLine,
-                                         "exactly one line of \(wiring.file) ends with \(wiring.markerComment)",
-                                         file: file, line: line)
+        try assertReported(wiring.rule, at: wiring.markerComment, in: wiring.file, by: harness, leaks: wiring.leaks,
+                           file: file, line: line)
+    }
+
+    /// The findings check of `harness` fails exactly once, for `rule`, at the
+    /// line of the app's `appFile` ending with `marker`.
+    private func assertReported(_ rule: String, at marker: String, in appFile: String, by harness: Harness,
+                                leaks: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws {
+        let expectedLine = try XCTUnwrap(appSourceLine(containing: marker, in: appFile),
+                                         "exactly one line of \(appFile) ends with \(marker)", file: file, line: line)
         let findings = capturingFailures {
             assertFindings(harness, .none(atOrAbove: .note))
         }
-        assertOneFailure(findings, at: expectedLine, of: wiring, containing: "[\(wiring.rule)]", file: file, line: line)
-        if wiring.leaks {
+        assertOneFailure(findings, at: expectedLine, in: appFile, containing: "[\(rule)]", file: file, line: line)
+        if leaks {
             let leaks = capturingFailures { assertNoLeaks(harness) }
-            assertOneFailure(leaks, at: expectedLine, of: wiring, containing: "Potential leak", file: file, line: line)
+            assertOneFailure(leaks, at: expectedLine, in: appFile, containing: "Potential leak", file: file, line: line)
         }
     }
 
@@ -198,10 +231,10 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
         withExtendedLifetime(alive) {}
     }
 
-    private func assertOneFailure(_ failures: [Failure], at expectedLine: Int, of wiring: Wiring,
+    private func assertOneFailure(_ failures: [Failure], at expectedLine: Int, in appFile: String,
                                   containing text: String, file: StaticString, line: UInt) {
         XCTAssertEqual(failures.count, 1, "\(failures.map(\.description))", file: file, line: line)
-        XCTAssertEqual(failures.first?.file.hasSuffix("Sources/Podcast/\(wiring.file)"), true,
+        XCTAssertEqual(failures.first?.file.hasSuffix("Sources/Podcast/\(appFile)"), true,
                        "\(failures.first?.file ?? "no failure")", file: file, line: line)
         XCTAssertEqual(failures.first?.line, expectedLine, file: file, line: line)
         XCTAssertEqual(failures.first?.description.contains(text), true, file: file, line: line)
