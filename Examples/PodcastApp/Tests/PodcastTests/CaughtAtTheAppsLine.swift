@@ -174,7 +174,7 @@ func expectSilent(_ wiring: Wiring, sourceLocation: SourceLocation = #_sourceLoc
 @MainActor
 @Suite struct AsyncLoops {
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    @Test(.disabled("not caught live yet: async-observer-outlives-owner is not in the catalogue"))
+    @Test
     func episodePageLoopCapturingSelfRunsOnAfterThePageIsClosed() async throws {
         let harness = Harness(name: "podcast")
         let loop = await ThemeLoopScenes.closeEpisodePage(in: harness)

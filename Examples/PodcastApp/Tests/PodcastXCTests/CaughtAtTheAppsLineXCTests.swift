@@ -127,7 +127,6 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
     // MARK: Async loops
 
     @MainActor func testEpisodePageLoopCapturingSelfRunsOnAfterThePageIsClosed() async throws {
-        try skipNotCaughtLiveYet("async-observer-outlives-owner is not in the catalogue")
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else {
             throw XCTSkip("notification sequences need macOS 15")
         }
