@@ -193,3 +193,22 @@ func expectSilent(_ wiring: Wiring, sourceLocation: SourceLocation = #_sourceLoc
         assertNoLeaks(harness)
     }
 }
+
+@MainActor
+@Suite struct MessageSequences {
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    @Test func syncStatusListLosesConfirmationsPastItsBuffer() async throws {
+        let harness = Harness(name: "podcast")
+        let synced = await RatingsSyncScenes.confirmSync(of: 5, in: harness)
+        #expect(synced == ["show-4", "show-5"])
+        try expectReported("message-dropped", at: "// bug: message-dropped", in: "Ratings.swift", by: harness)
+    }
+
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    @Test func syncStatusListKeepsUpWithASyncWithinItsBuffer() async {
+        let harness = Harness(name: "podcast")
+        let synced = await RatingsSyncScenes.confirmSync(of: 2, in: harness)
+        #expect(synced == ["show-1", "show-2"])
+        assertFindings(harness, .none(atOrAbove: .note))
+    }
+}

@@ -149,6 +149,28 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
         assertNoLeaks(harness)
     }
 
+    // MARK: Message sequences
+
+    @MainActor func testSyncStatusListLosesConfirmationsPastItsBuffer() async throws {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
+            throw XCTSkip("typed messages need macOS 26")
+        }
+        let harness = Harness(name: "podcast")
+        let synced = await RatingsSyncScenes.confirmSync(of: 5, in: harness)
+        XCTAssertEqual(synced, ["show-4", "show-5"])
+        try assertReported("message-dropped", at: "// bug: message-dropped", in: "Ratings.swift", by: harness)
+    }
+
+    @MainActor func testSyncStatusListKeepsUpWithASyncWithinItsBuffer() async throws {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
+            throw XCTSkip("typed messages need macOS 26")
+        }
+        let harness = Harness(name: "podcast")
+        let synced = await RatingsSyncScenes.confirmSync(of: 2, in: harness)
+        XCTAssertEqual(synced, ["show-1", "show-2"])
+        assertFindings(harness, .none(atOrAbove: .note))
+    }
+
     // MARK: Design
 
     @MainActor func testLegacySubscribeRowMakesBothListsSubscribe() async throws {
