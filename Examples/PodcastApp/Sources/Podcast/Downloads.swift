@@ -163,3 +163,55 @@ public final class DownloadToast {
             })
     }
 }
+
+extension Notification.Name {
+    /// The system handed over a downloaded episode's file.
+    public static let episodeFileDidArrive = Notification.Name("EpisodeFileDidArrive")
+}
+
+/// Receives the system's background-download callbacks, on the session's own
+/// delegate queue.
+public final class BackgroundDownloadSession: Sendable {
+    private let center: any NotificationCenterProtocol
+
+    public init(center: any NotificationCenterProtocol = Observers.center) {
+        self.center = center
+    }
+
+    /// 1.x: tells the app from the delegate queue, so observers set up on the
+    /// main actor run on that queue.
+    public func didFinishDownloading(_ episode: Episode) {
+        center.post( // bug: delivery-off-isolation
+            name: .episodeFileDidArrive, object: nil, userInfo: ["episode": episode.id])
+    }
+
+    /// Since 2.0: hops to the main actor first, where the screens listen.
+    public func didFinishDownloadingOnMain(_ episode: Episode) async {
+        await MainActor.run {
+            center.post(name: .episodeFileDidArrive, object: nil, userInfo: ["episode": episode.id])
+        }
+    }
+}
+
+/// The text under the Downloads list. A view model from before Swift 6,
+/// marked `@unchecked Sendable` in the migration: its state belongs to the
+/// main thread, and nothing else checks that.
+public final class FooterText: @unchecked Sendable {
+    public var text = "No files yet"
+}
+
+/// The Downloads list's footer: "N files on this device". Set up on the
+/// main actor, and its handler writes main-thread state.
+@MainActor
+public final class DownloadsFooter {
+    public let footer = FooterText()
+    private var arrivals: Subscription?
+
+    public init(center: any NotificationCenterProtocol = Observers.center) {
+        let footer = footer
+        arrivals = Subscription(center: center, token: center.addObserver(
+            forName: .episodeFileDidArrive, object: nil, queue: nil) { note in
+                footer.text = "Downloaded \(note.userInfo?["episode"] as? String ?? "an episode")"
+            })
+    }
+}

@@ -212,3 +212,22 @@ func expectSilent(_ wiring: Wiring, sourceLocation: SourceLocation = #_sourceLoc
         assertFindings(harness, .none(atOrAbove: .note))
     }
 }
+
+@MainActor
+@Suite struct Isolation {
+    @Test(.disabled("not caught live yet: delivery-off-isolation is not in the catalogue"))
+    func footerSetUpOnTheMainActorRunsOnTheSessionsQueue() async throws {
+        let harness = Harness(name: "podcast")
+        let text = await BackgroundDownloadScenes.fileArrives(postedOnTheMainActor: false, in: harness)
+        #expect(text == "Downloaded st-1")
+        try expectReported("delivery-off-isolation", at: "// bug: delivery-off-isolation", in: "Downloads.swift",
+                           by: harness)
+    }
+
+    @Test func footerHearsAFileAnnouncedOnTheMainActor() async {
+        let harness = Harness(name: "podcast")
+        let text = await BackgroundDownloadScenes.fileArrives(postedOnTheMainActor: true, in: harness)
+        #expect(text == "Downloaded st-1")
+        assertFindings(harness, .none(atOrAbove: .note))
+    }
+}

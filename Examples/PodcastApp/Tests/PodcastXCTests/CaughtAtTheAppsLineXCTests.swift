@@ -171,6 +171,24 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
         assertFindings(harness, .none(atOrAbove: .note))
     }
 
+    // MARK: Isolation
+
+    @MainActor func testFooterSetUpOnTheMainActorRunsOnTheSessionsQueue() async throws {
+        try skipNotCaughtLiveYet("delivery-off-isolation is not in the catalogue")
+        let harness = Harness(name: "podcast")
+        let text = await BackgroundDownloadScenes.fileArrives(postedOnTheMainActor: false, in: harness)
+        XCTAssertEqual(text, "Downloaded st-1")
+        try assertReported("delivery-off-isolation", at: "// bug: delivery-off-isolation", in: "Downloads.swift",
+                           by: harness)
+    }
+
+    @MainActor func testFooterHearsAFileAnnouncedOnTheMainActor() async {
+        let harness = Harness(name: "podcast")
+        let text = await BackgroundDownloadScenes.fileArrives(postedOnTheMainActor: true, in: harness)
+        XCTAssertEqual(text, "Downloaded st-1")
+        assertFindings(harness, .none(atOrAbove: .note))
+    }
+
     // MARK: Design
 
     @MainActor func testLegacySubscribeRowMakesBothListsSubscribe() async throws {
