@@ -20,17 +20,32 @@
 ///
 /// (A defaulted `location: CodeLocation = CodeLocation()` parameter would not
 /// do: Swift fills `CodeLocation()`'s own defaults at the wrapper's declaration.)
+///
+/// Registrations also carry the caller's isolation (`#isolation`), so the
+/// harness can tell when a handler registered on the main actor runs off it.
+/// A wrapper that registers forwards it the same way:
+///
+/// ```swift
+/// func addObserver(_ observer: any ThemeObserver, fileID: StaticString = #fileID, …,
+///                  isolation: (any Actor)? = #isolation) {
+///     observers.add(observer, fileID: fileID, …, isolation: isolation)
+/// }
+/// ```
 public struct CodeLocation: Sendable {
     public var fileID: StaticString
     public var filePath: StaticString
     public var line: UInt
     public var column: UInt
+    /// The actor the calling code was isolated to, for registrations; nil
+    /// for nonisolated code (and for calls that are not registrations).
+    public var isolation: (any Actor)?
 
     public init(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                line: UInt = #line, column: UInt = #column) {
+                line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = nil) {
         self.fileID = fileID
         self.filePath = filePath
         self.line = line
         self.column = column
+        self.isolation = isolation
     }
 }

@@ -52,13 +52,15 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
         return lock.locked { current?.load() }
     }
 
-    /// Assigns the delegate (`nil` clears it).
+    /// Assigns the delegate (`nil` clears it). `isolation` records the
+    /// caller's actor for the harness.
     public func set(_ delegate: Delegate?,
                     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                    line: UInt = #line, column: UInt = #column) {
+                    line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation) {
         let object = delegate.map { classInstance($0, for: "DelegateSlot") }
         if let backend {
-            backend.set(object, location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            backend.set(object, location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
+                                                       isolation: isolation))
             return
         }
         let held = delegate.flatMap { delegate in object.map { HeldObserver(delegate, object: $0, hold: hold) } }

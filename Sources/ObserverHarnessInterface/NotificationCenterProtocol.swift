@@ -84,14 +84,17 @@ public protocol NotificationCenterProtocol: AnyObject, Sendable {
 }
 
 extension NotificationCenterProtocol {
-    /// Foundation's `addObserver(forName:object:queue:using:)`.
+    /// Foundation's `addObserver(forName:object:queue:using:)`. `isolation`
+    /// records the caller's actor, so a test can catch the block running off it.
     public func addObserver(
         forName name: Notification.Name?, object: Any?, queue: OperationQueue?,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        isolation: (any Actor)? = #isolation,
         using block: @escaping @Sendable (Notification) -> Void
     ) -> any NSObjectProtocol {
         addObserver(forName: name, object: object, queue: queue,
-                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
+                                           isolation: isolation),
                     using: block)
     }
 
@@ -99,10 +102,12 @@ extension NotificationCenterProtocol {
     /// Foundation's `addObserver(_:selector:name:object:)`.
     public func addObserver(
         _ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
-        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        isolation: (any Actor)? = #isolation
     ) {
         addObserver(observer, selector: selector, name: name, object: object,
-                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
+                                           isolation: isolation))
     }
     #endif
 

@@ -77,14 +77,17 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
     /// KVO's `addObserver(_:forKeyPath:)`: `observer` gets `handler(observer, change)`
     /// on every set until removed. It is held `unowned` by default, as KVO holds
     /// it: the harness reports a set after it deallocated (KVO's crash).
+    /// `isolation` records the caller's actor for the harness.
     public func addObserver<Observer: AnyObject>(
         _ observer: Observer, hold: Hold = .unowned,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        isolation: (any Actor)? = #isolation,
         handler: @escaping (Observer, Change) -> Void
     ) {
         if let backend {
             backend.addObserver(observer, hold: hold,
-                                location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+                                location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
+                                                       isolation: isolation)) {
                 // The backend hands back the observer added here, and the change `set` gave it.
                 handler(unsafeDowncast($0, to: Observer.self), $1 as! Change)
             }
@@ -122,10 +125,11 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
     /// observation = cover.image.observe { change in spinner.isHidden = change.newValue != nil }
     /// ```
     public func observe(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                        line: UInt = #line, column: UInt = #column,
+                        line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation,
                         _ handler: @escaping (Change) -> Void) -> PropertyObservation {
         let token = PropertyObservation()
-        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
+                                    isolation: isolation)
         if let backend {
             token.end = backend.observe(token: token, location: location) { handler($0 as! Change) }
             return token

@@ -61,14 +61,16 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     // observer type; the instrumented paths are not, and need not be.
 
     /// Adds `observer` on `channel`; `hold` overrides the list's own.
+    /// `isolation` records the caller's actor for the harness.
     @inlinable
     public func add(_ observer: Observer, channel: String = "", hold: Hold? = nil,
                     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                    line: UInt = #line, column: UInt = #column) {
+                    line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation) {
         let object = classInstance(observer, for: "ObserverList")
         if isInstrumented {
             return instrumentedAdd(object, channel: channel, hold: hold ?? self.hold,
-                                   location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+                                   location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
+                                                          isolation: isolation))
         }
         let entry = Entry(observer: HeldObserver(observer, object: object, hold: hold ?? self.hold), channel: channel)
         lock.locked {

@@ -115,6 +115,7 @@ public enum RuleCatalog {
         AsyncObserverOutlivesOwnerRule(),
         MessageDroppedRule(),
         ValueObjectFilterRule(),
+        DeliveryOffIsolationRule(),
     ]
 
     /// Every rule's descriptor, in catalogue order.

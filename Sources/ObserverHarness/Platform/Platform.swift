@@ -70,8 +70,15 @@ final class ThreadContext {
     /// How many posts, property sets and delegate calls are delivering on
     /// this thread: past the cycle bound, the nesting is checked per channel.
     @exclusivity(unchecked) var deliveryDepth = 0
+    /// Where code on this thread runs, as a replay models it; nil live.
+    @exclusivity(unchecked) var modelledPlace: ExecutionPlace?
+    /// Where the outermost delivery in progress on this thread runs, once
+    /// asked: nested deliveries are synchronous, so they run there too.
+    @exclusivity(unchecked) var deliveryPlace: ExecutionPlace?
 
-    init(threadNumber: UInt16) { self.threadNumber = threadNumber }
+    init(threadNumber: UInt16) {
+        self.threadNumber = threadNumber
+    }
 
     private static let numbering = ThreadNumbering()
 

@@ -172,6 +172,16 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     static let pinnedLeak = EventFlags(rawValue: 1 << 1)
     /// `remove`: the observer-wide form (`removeObserver(_:)`), no channel given.
     static let allChannels = EventFlags(rawValue: 1 << 7)
+    /// `add`/`delegateSet`: made from code isolated to the main actor (shares
+    /// its bit with ``allChannels``, which only `remove` uses).
+    static let mainActorIsolated = EventFlags(rawValue: 1 << 7)
+    /// `add`/`delegateSet`: made from code isolated to another actor (shares
+    /// its bit with ``detectedLate``, which only `dealloc` uses).
+    static let actorIsolated = EventFlags(rawValue: 1 << 6)
+    /// A delivery that ran off its registration's isolation.
+    static let offIsolation = EventFlags(rawValue: 1 << 5)
+    /// A delivery of an isolated registration that ran on the main actor.
+    static let onMainActor = EventFlags(rawValue: 1 << 6)
 
     var hold: Hold {
         if contains(.weak) { return .weak }

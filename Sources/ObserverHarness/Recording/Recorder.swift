@@ -243,6 +243,9 @@ final class Recorder: @unchecked Sendable {
             return id
         }
         let site = location.callSite
+        // The table keeps where, not who: it must not keep the caller's actor alive.
+        var location = location
+        location.isolation = nil
         let id: UInt32
         if let existing = siteTextIDs[site] {
             id = existing

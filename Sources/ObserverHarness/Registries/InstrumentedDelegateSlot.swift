@@ -29,12 +29,14 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
             let context = ThreadContext.current
             previous = current
             current?.isActive = false
+            let isolation = RegistrationIsolation(location.isolation)
             current = delegate.map {
                 Registration(id: recorder.newRegistrationIDLocked(), observer: $0, observerID: delegateID,
                              hold: hold, channel: 0, anyChannel: true, senderID: ownerID, tokenForm: false,
-                             site: recorder.siteIDLocked(.location(location)), handler: ())
+                             site: recorder.siteIDLocked(.location(location)), isolation: isolation, handler: ())
             }
-            _ = recorder.appendLocked(Event(kind: .delegateSet, flags: EventFlags(hold: hold),
+            let flags = EventFlags(hold: hold).union(delegate == nil ? [] : isolation.flags)
+            _ = recorder.appendLocked(Event(kind: .delegateSet, flags: flags,
                                             site: recorder.siteIDLocked(.location(location)), registry: store.registryID,
                                             object: delegateID, subject: ownerID,
                                             registration: current?.id ?? 0), context: context)
@@ -61,7 +63,7 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
         }
         guard let callSequence else { return }
         if let receiver {
-            context.deliveryDepth += 1
+            context.enterDelivery()
             defer { context.deliveryDepth -= 1 }
             store.deliverAll([receiver], postSequence: callSequence, channel: channel, senderID: ownerID,
                              context: context) { _, observer, _ in

@@ -70,8 +70,11 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         let tokenID = recorder.objectID(for: token, site: location)
         let sender = senderIdentity(of: object, location: location)
         let queueReference = queue.map { QueueReference($0, objectID: recorder.objectID(for: $0)) }
+        // A block given a queue runs on that queue's thread, not the poster's.
+        let deliveryPlace: ExecutionPlace? = queue.map { $0 === OperationQueue.main ? .mainActor : .background }
         let result = store.add(observer: nil, observerID: tokenID, hold: .strong, channel: name?.rawValue,
                                senderID: sender.id, tokenForm: true, dedupe: false, site: .location(location),
+                               isolation: RegistrationIsolation(location.isolation), deliveryPlace: deliveryPlace,
                                handler: Handler(body: .block(block, queue: queueReference), filterBox: sender.box))
         if case .added(let registration) = result { token.registrationID = registration.id }
         token.observerID = tokenID
@@ -84,9 +87,11 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     public func addObserver<Observer: AnyObject>(
         _ observer: Observer, name: Notification.Name?, object: Any?,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        isolation: (any Actor)? = #isolation,
         handler: @escaping (Observer, Notification) -> Void
     ) {
-        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
+                                    isolation: isolation)
         addMethodObserver(observer, name: name, object: object, location: location) { target, notification in
             // The store only hands back the object registered here.
             handler(unsafeDowncast(target, to: Observer.self), notification)
@@ -99,6 +104,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         let sender = senderIdentity(of: object, location: location)
         _ = store.add(observer: observer, observerID: observerID, hold: .weak, channel: name?.rawValue,
                       senderID: sender.id, tokenForm: false, dedupe: false, site: .location(location),
+                      isolation: RegistrationIsolation(location.isolation),
                       handler: Handler(body: .method(handler), filterBox: sender.box))
     }
 

@@ -26,7 +26,8 @@ final class InstrumentedObservedProperty: ObservedPropertyBackend, @unchecked Se
                      handler: @escaping (AnyObject, Any) -> Void) {
         let id = store.recorder.objectID(for: observer, site: location)
         _ = store.add(observer: observer, observerID: id, hold: hold, channel: property, senderID: ownerID,
-                      tokenForm: false, dedupe: false, site: .location(location)) { target, change in
+                      tokenForm: false, dedupe: false, site: .location(location),
+                      isolation: RegistrationIsolation(location.isolation)) { target, change in
             if let target { handler(target, change) }
         }
     }
@@ -40,7 +41,8 @@ final class InstrumentedObservedProperty: ObservedPropertyBackend, @unchecked Se
                  handler: @escaping (Any) -> Void) -> (@Sendable (CodeLocation) -> Void)? {
         let tokenID = store.recorder.objectID(for: token, site: location)
         let result = store.add(observer: nil, observerID: tokenID, hold: .strong, channel: property,
-                               senderID: ownerID, tokenForm: true, dedupe: false, site: .location(location)) { _, change in
+                               senderID: ownerID, tokenForm: true, dedupe: false, site: .location(location),
+                               isolation: RegistrationIsolation(location.isolation)) { _, change in
             handler(change)
         }
         guard case .added(let registration) = result else { return nil }

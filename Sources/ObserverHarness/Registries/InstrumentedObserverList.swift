@@ -13,7 +13,8 @@ final class InstrumentedObserverList: ObserverListBackend, @unchecked Sendable {
     func add(_ observer: AnyObject, channel: String, hold: Hold, location: CodeLocation) {
         let id = store.recorder.objectID(for: observer, site: location)
         _ = store.add(observer: observer, observerID: id, hold: hold, channel: channel, senderID: 0,
-                      tokenForm: false, dedupe: dedupe, site: .location(location), handler: ())
+                      tokenForm: false, dedupe: dedupe, site: .location(location),
+                      isolation: RegistrationIsolation(location.isolation), handler: ())
     }
 
     func remove(_ observer: AnyObject, channel: String?, location: CodeLocation) {

@@ -16,12 +16,20 @@ final class Registration<Handler>: @unchecked Sendable {
     private weak var weakObserver: AnyObject?
     /// False for block registrations that name no observer object.
     let hasObserverObject: Bool
+    /// Where the registering code was isolated; deliveries are checked against it.
+    let isolation: RegistrationIsolation
+    /// Where its handler runs when that is fixed (a block given a queue);
+    /// nil when it runs on the posting thread.
+    let deliveryPlace: ExecutionPlace?
     // Lock-guarded, so the runtime's exclusivity check (read per delivery) is redundant.
     @exclusivity(unchecked) var isActive = true
 
     init(id: UInt32, observer: AnyObject?, observerID: UInt32, hold: Hold, channel: UInt32,
-         anyChannel: Bool, senderID: UInt32, tokenForm: Bool, site: UInt32, handler: Handler) {
+         anyChannel: Bool, senderID: UInt32, tokenForm: Bool, site: UInt32,
+         isolation: RegistrationIsolation = .nonisolated, deliveryPlace: ExecutionPlace? = nil, handler: Handler) {
         self.id = id
+        self.isolation = isolation
+        self.deliveryPlace = deliveryPlace
         self.observerID = observerID
         self.hold = hold
         self.channel = channel
@@ -37,6 +45,23 @@ final class Registration<Handler>: @unchecked Sendable {
 
     /// The observer if it is still alive (always, for a strong hold).
     var observer: AnyObject? { strongObserver ?? weakObserver }
+
+    /// The flags of a delivery made on `context`'s thread: whether it ran on
+    /// the main actor, and whether that is off the registration's isolation.
+    /// Only an isolated registration asks where it runs; for the others (the
+    /// hot path) this is one comparison.
+    @inline(__always)
+    func deliveryFlags(_ context: ThreadContext) -> EventFlags {
+        guard isolation != .nonisolated else { return [] }
+        return isolatedDeliveryFlags(context)
+    }
+
+    private func isolatedDeliveryFlags(_ context: ThreadContext) -> EventFlags {
+        let ranAt = deliveryPlace ?? context.modelledPlace ?? context.liveDeliveryPlace
+        var flags: EventFlags = ranAt.isMainActor ? .onMainActor : []
+        if isolation.isLeft(at: ranAt) { flags.insert(.offIsolation) }
+        return flags
+    }
 
     /// Whether it matches a post on `channel` from `sender` (0 = no sender).
     @inline(__always)
@@ -81,15 +106,17 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     }
 
     /// Registers `observer`; records `add`.
+    /// `isolation` is the registering code's; `deliveryPlace` where the
+    /// handler always runs, if not on the posting thread.
     func add(observer: AnyObject?, observerID: UInt32, hold: Hold, channel: String?, senderID: UInt32,
-             tokenForm: Bool, dedupe: Bool, site: SiteReference, handler: Handler,
-             extraFlags: EventFlags = []) -> AddResult {
+             tokenForm: Bool, dedupe: Bool, site: SiteReference, isolation: RegistrationIsolation = .nonisolated,
+             deliveryPlace: ExecutionPlace? = nil, handler: Handler, extraFlags: EventFlags = []) -> AddResult {
         recorder.withLock {
             recorder.noticeDeallocationsLocked()
             let context = ThreadContext.current
             let channelID = channel.map { recorder.internLocked($0) } ?? 0
             let siteID = recorder.siteIDLocked(site)
-            var flags = EventFlags(hold: hold).union(extraFlags)
+            var flags = EventFlags(hold: hold).union(extraFlags).union(isolation.flags)
             if tokenForm { flags.insert(.tokenForm) }
             if channel == nil { flags.insert(.anyChannel) }
             if dedupe, let existing = registrations.first(where: {
@@ -105,7 +132,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             let registration = Registration(
                 id: recorder.newRegistrationIDLocked(), observer: observer, observerID: observerID, hold: hold,
                 channel: channelID, anyChannel: channel == nil, senderID: senderID, tokenForm: tokenForm,
-                site: siteID, handler: handler)
+                site: siteID, isolation: isolation, deliveryPlace: deliveryPlace, handler: handler)
             registrations.append(registration)
             recorder.watchSenderLocked(senderID)
             _ = recorder.appendLocked(Event(kind: .add, flags: flags, site: siteID, registry: registryID,
@@ -264,7 +291,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             }
         }
         if cut { return }
-        context.deliveryDepth += 1
+        context.enterDelivery()
         defer { context.deliveryDepth -= 1 }
         guard ordinal >= 0 else {
             deliverAll(snapshot, matching: (channelID, senderID), postSequence: postSequence, channel: channelID,
@@ -342,7 +369,8 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             // A block registration has no observer object: no weak load.
             guard registration.hasObserverObject else {
                 deliverySequence = recorder.appendDeliveryLocked(
-                    Event(kind: .deliver, registry: registryID, channel: channel, object: registration.observerID,
+                    Event(kind: .deliver, flags: registration.deliveryFlags(context),
+                          registry: registryID, channel: channel, object: registration.observerID,
                           subject: senderID, registration: registration.id, cause: postSequence), context: context)
                 return true
             }
@@ -351,8 +379,9 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             // Records the deallocation (found late) before the delivery that reveals it.
             if dead { _ = recorder.isDeallocatedLocked(registration.observerID) }
             let kind: EventKind = dead ? (registration.hold == .weak ? .deliverSkipped : .deliverToDead) : .deliver
+            let flags = dead ? [] : registration.deliveryFlags(context)
             deliverySequence = recorder.appendDeliveryLocked(
-                Event(kind: kind, registry: registryID, channel: channel, object: registration.observerID,
+                Event(kind: kind, flags: flags, registry: registryID, channel: channel, object: registration.observerID,
                       subject: senderID, registration: registration.id, cause: postSequence), context: context)
             return !dead
         }

@@ -115,7 +115,12 @@ final class Replay {
     // MARK: Running
 
     func run() throws(InputError) -> Result {
-        defer { tearDown() }
+        let context = ThreadContext.current
+        let livePlace = context.modelledPlace
+        defer {
+            context.modelledPlace = livePlace
+            tearDown()
+        }
         for (index, step) in scenario.steps.enumerated() {
             if aborted { break }
             currentStep = index
@@ -169,6 +174,7 @@ final class Replay {
             return
         }
         let site = siteID(step.site)
+        if frame == nil { ThreadContext.current.modelledPlace = place(step.isolation) }
         switch step.operation {
         case .create(let name, let type, let methods):
             let id = recorder.trackOwnedObject(typeName: type, label: name, site: site)
@@ -312,7 +318,8 @@ final class Replay {
             observer: object, observerID: observer.id, hold: observation.hold ?? declaration.hold,
             channel: observation.channel, senderID: senderID,
             tokenForm: observation.typed || (observation.token != nil && declaration.kind == .notificationCenter),
-            dedupe: declaration.dedupe, site: .interned(site), handler: response,
+            dedupe: declaration.dedupe, site: .interned(site),
+            isolation: ThreadContext.current.modelledPlace?.isolation ?? .nonisolated, handler: response,
             extraFlags: observation.typed ? .typedMessage : [])
         guard let token = observation.token else {
             // `_ = center.addObserver(of:for:using:)`: the token goes at once, and the observer with it.
@@ -380,15 +387,17 @@ final class Replay {
         // deinit re-enters the recorder, so it is let go after unlocking.
         let previous = delegates.removeValue(forKey: key)
         defer { withExtendedLifetime(previous) {} }
+        let isolation = ThreadContext.current.modelledPlace?.isolation ?? .nonisolated
         recorder.withLock {
             previous?.isActive = false
             if let delegate, let object = delegate.object {
                 delegates[key] = Registration(
                     id: recorder.newRegistrationIDLocked(), observer: object, observerID: delegate.id, hold: hold,
                     channel: 0, anyChannel: true, senderID: owner.id, tokenForm: false, site: site,
-                    handler: .method(""))
+                    isolation: isolation, handler: .method(""))
             }
-            _ = recorder.appendLocked(Event(kind: .delegateSet, flags: EventFlags(hold: hold), site: site,
+            let flags = EventFlags(hold: hold).union(delegates[key] == nil ? [] : isolation.flags)
+            _ = recorder.appendLocked(Event(kind: .delegateSet, flags: flags, site: site,
                                             registry: store.registryID, object: delegates[key]?.observerID ?? 0,
                                             subject: owner.id, registration: delegates[key]?.id ?? 0),
                                       context: ThreadContext.current)
@@ -440,6 +449,17 @@ final class Replay {
             }
             guard let body else { return }
             run(body, frame: Frame(selfName: object.name, selfID: object.id, selfObject: object, payload: payload))
+        }
+    }
+
+    /// Where a top-level step runs: its `"isolation"`, or nonisolated code
+    /// on the main thread.
+    private func place(_ isolation: StepIsolation?) -> ExecutionPlace {
+        switch isolation {
+        case nil: .mainThread
+        case .mainActor: .mainActor
+        case .background: .background
+        case .actor(let name): .actor(recorder.intern(name))
         }
     }
 

@@ -50,6 +50,8 @@ struct Step: Sendable {
     let operation: Operation
     let site: CallSite
     let position: ScenarioPosition
+    /// Where a top-level step runs (`"isolation"`); nil: nonisolated, on the main thread.
+    var isolation: StepIsolation? = nil
 
     indirect enum Operation: Sendable {
         case create(object: String, type: String, methods: [String: Handler])

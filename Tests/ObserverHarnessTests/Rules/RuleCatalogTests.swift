@@ -13,7 +13,7 @@ extension Rules {
             ("broadcast-as-command", .error), ("delegate-as-broadcast", .warning), ("delegate-overwritten", .warning),
             ("single-receiver-broadcast", .note), ("unobserved-post", .note), ("channel-name-typo", .warning),
             ("async-observer-outlives-owner", .error), ("message-dropped", .warning),
-            ("value-object-filter", .warning),
+            ("value-object-filter", .warning), ("delivery-off-isolation", .error),
         ]
 
         @Test func catalogueListsTheSpecifiedRulesInOrderWithTheirSeverities() {

@@ -18,10 +18,11 @@ extension ScenarioParser {
         guard let kind = StepKind(rawValue: op.value) else {
             throw error("unknown op \"\(op.value)\"", at: op.offset)
         }
-        try object.allowOnly(kind.fields.union(["op", "site"]))
+        try object.allowOnly(kind.fields.union(StepIsolation.ops.contains(kind) ? ["op", "site", "isolation"] : ["op", "site"]))
         if context != .topLevel, !kind.runsInHandlers {
             throw error("\"\(kind.rawValue)\" is a top-level step; handlers cannot run it", at: node.offset)
         }
+        let isolation = try self.isolation(object, context: context)
         let operation: Step.Operation
         switch kind {
         case .create: operation = try create(object, validator: &validator)
@@ -42,7 +43,21 @@ extension ScenarioParser {
         case .runLoop: operation = .runLoop(loop: try loop(object), count: try object.optionalCount("count"))
         case .cancelLoop: operation = .cancelLoop(try loop(object))
         }
-        return Step(operation: operation, site: site, position: position(node.offset))
+        return Step(operation: operation, site: site, position: position(node.offset), isolation: isolation)
+    }
+
+    /// `"isolation"`: where a top-level step runs. A handler's effects run
+    /// where its delivery runs, so they cannot name one.
+    private func isolation(_ object: JSONFields, context: Context) throws(InputError) -> StepIsolation? {
+        guard let text = try object.optionalString("isolation") else { return nil }
+        guard context == .topLevel else {
+            throw error("a handler runs where its delivery runs; \"isolation\" belongs on top-level steps",
+                        at: text.offset)
+        }
+        guard !text.value.isEmpty else {
+            throw error("\"isolation\" must be \"main-actor\", \"background\" or an actor's name", at: text.offset)
+        }
+        return StepIsolation(text.value)
     }
 
     // MARK: Objects
