@@ -23,6 +23,11 @@ final class Registration<Handler>: @unchecked Sendable {
     let deliveryPlace: ExecutionPlace?
     // Lock-guarded, so the runtime's exclusivity check (read per delivery) is redundant.
     @exclusivity(unchecked) var isActive = true
+    /// Its weakly held observer was found gone and one skipped delivery was
+    /// recorded: later posts pass it by (as Foundation prunes such entries)
+    /// instead of recording a skip on every post forever. A removal still
+    /// matches it. Lock-guarded.
+    @exclusivity(unchecked) var pruned = false
 
     init(id: UInt32, observer: AnyObject?, observerID: UInt32, hold: Hold, channel: UInt32,
          anyChannel: Bool, senderID: UInt32, tokenForm: Bool, site: UInt32,
@@ -66,7 +71,7 @@ final class Registration<Handler>: @unchecked Sendable {
     /// Whether it matches a post on `channel` from `sender` (0 = no sender).
     @inline(__always)
     func matches(channel: UInt32, sender: UInt32) -> Bool {
-        (anyChannel || self.channel == channel) && (senderID == 0 || senderID == sender)
+        (anyChannel || self.channel == channel) && (senderID == 0 || senderID == sender) && !pruned
     }
 }
 
@@ -377,7 +382,10 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             observer = registration.observer
             let dead = observer == nil
             // Records the deallocation (found late) before the delivery that reveals it.
-            if dead { _ = recorder.isDeallocatedLocked(registration.observerID) }
+            if dead {
+                _ = recorder.isDeallocatedLocked(registration.observerID)
+                if registration.hold == .weak { registration.pruned = true }
+            }
             let kind: EventKind = dead ? (registration.hold == .weak ? .deliverSkipped : .deliverToDead) : .deliver
             let flags = dead ? [] : registration.deliveryFlags(context)
             deliverySequence = recorder.appendDeliveryLocked(

@@ -143,7 +143,8 @@ struct Explorer {
     private mutating func replay(_ schedule: Schedule) throws(InputError) -> Replay.Result {
         replays += 1
         let result = try Replay(scenario, schedule: schedule).run()
-        work += result.work
+        // The replay's own work, and comparing its outcome with the baseline's.
+        work += result.work + result.outcome.comparisonSize / Replay.bytesPerUnit
         union.add(result.findings, order: replays == 1 ? nil : describe(schedule, result))
         return result
     }

@@ -3,10 +3,21 @@
 /// outcomes differ show an ordering dependence.
 struct Outcome: Sendable {
     var state: [String: JSONValue]
-    /// `reader@line:column#occurrence|key` → value read.
-    var reads: [String: JSONValue]
+    /// `reader@line:column#occurrence|key` → the value read, as fingerprint and preview.
+    var reads: [String: ValueSummary]
     /// `rule objects…` of each lifetime finding.
     var lifetime: Set<String>
+    /// Each final state value's fingerprint, made once per replay.
+    private let stateFingerprints: [String: ValueFingerprint]
+    /// A key never written compares as `null`.
+    private static let null = ValueFingerprint(.null)
+
+    init(state: [String: JSONValue], reads: [String: ValueSummary], lifetime: Set<String>) {
+        self.state = state
+        self.reads = reads
+        self.lifetime = lifetime
+        stateFingerprints = state.mapValues(ValueFingerprint.init)
+    }
 
     /// The rules whose findings are part of an outcome.
     static let lifetimeRules = RuleCatalog.rules.filter { $0.descriptor.category == .lifetime }
@@ -18,27 +29,36 @@ struct Outcome: Sendable {
             .map { "\($0.rule) for \($0.objects.joined(separator: ", "))" })
     }
 
+    /// The bytes comparing two outcomes' state may read: what the explorer
+    /// charges for a comparison.
+    var comparisonSize: Int { stateFingerprints.values.reduce(0) { $0 + $1.size } }
+
     func matches(_ other: Outcome) -> Bool { differences(from: other).isEmpty }
 
     /// Human-readable differences, `self` being the first order: each
-    /// `(what, value here, value there)`.
+    /// `(what, value here, value there)`, values cut at 120 characters.
+    ///
+    /// State values are compared by fingerprint first, and in full only when
+    /// the fingerprints agree; values read are compared by fingerprint alone
+    /// (a replay keeps no copy of them).
     func differences(from other: Outcome) -> [(what: String, first: String, other: String)] {
         var result: [(what: String, first: String, other: String)] = []
         for key in Set(state.keys).union(other.state.keys).sorted() {
             let mine = state[key] ?? .null, theirs = other.state[key] ?? .null
-            if !mine.semanticallyEquals(theirs) {
-                result.append(("\"\(key)\"", mine.serialized(.compact), theirs.serialized(.compact)))
+            let same = (stateFingerprints[key] ?? Self.null) == (other.stateFingerprints[key] ?? Self.null)
+                && mine.semanticallyEquals(theirs)
+            if !same {
+                result.append(("\"\(key)\"", ValuePreview.of(mine), ValuePreview.of(theirs)))
             }
         }
         for key in Set(reads.keys).union(other.reads.keys).sorted() {
             let mine = reads[key], theirs = other.reads[key]
-            let same = mine.flatMap { a in theirs.map { a.semanticallyEquals($0) } } ?? (mine == nil && theirs == nil)
-            if !same {
+            if mine?.fingerprint.hash != theirs?.fingerprint.hash || (mine == nil) != (theirs == nil) {
                 let parts = key.split(separator: "|", maxSplits: 1)
                 let reader = parts.first.map { $0.split(separator: "@").first.map(String.init) ?? String($0) } ?? key
                 let readKey = parts.count > 1 ? String(parts[1]) : key
-                result.append(("\(reader)'s read of \"\(readKey)\"", mine?.serialized(.compact) ?? "nothing",
-                               theirs?.serialized(.compact) ?? "nothing"))
+                result.append(("\(reader)'s read of \"\(readKey)\"", mine?.preview ?? "nothing",
+                               theirs?.preview ?? "nothing"))
             }
         }
         for finding in lifetime.union(other.lifetime).sorted() where lifetime.contains(finding) != other.lifetime.contains(finding) {

@@ -8,6 +8,8 @@ final class Replay {
     /// Steps and effects executed, deliveries made, and one per 64
     /// registrations a post looks through, per replay.
     static let workBound = 500_000
+    /// Bytes of values copied, hashed or compared per unit of work.
+    static let bytesPerUnit = 64
 
     struct Result {
         let recording: Recording
@@ -47,7 +49,10 @@ final class Replay {
     private var valueBoxes: [AnyObject] = []
     private var delegates: [DelegateKey: Registration<ReplayResponse>] = [:]
     private var state: [String: JSONValue] = [:]
-    private var reads: [String: JSONValue] = [:]
+    private var reads: [String: ValueSummary] = [:]
+    /// Each key's value size (``ValueFingerprint/size``), kept as appends grow
+    /// it, so a read is charged for the bytes it hashes without measuring first.
+    private var stateSizes: [String: Int] = [:]
     private var readCounts: [String: Int] = [:]
     private var siteIDs: [CallSite: UInt32] = [:]
     /// Nesting per (registry, channel), by interned ids: names may hold any character.
@@ -533,6 +538,7 @@ final class Replay {
                 return
             }
             state[key] = next
+            stateSizes[key] = 20
             recorder.record(Event(kind: .increment, site: site, channel: recorder.intern(key)))
         case .set(let key, let expression):
             guard let value = evaluate(expression, frame: frame, at: step.position) else { return }
@@ -542,34 +548,46 @@ final class Replay {
             writeState(key, value, kind: .append, position: step.position, site: site)
         case .read(let key):
             let value = state[key] ?? .null
+            // Hashing the value read is work in proportion to its size.
+            work += (stateSizes[key] ?? 0) / Self.bytesPerUnit
+            let summary = ValueSummary(value)
             let reader = "\(frame?.selfName ?? "scenario")@\(step.position.line):\(step.position.column)"
             let occurrence = readCounts[reader, default: 0]
             readCounts[reader] = occurrence + 1
-            reads["\(reader)#\(occurrence)|\(key)"] = value
+            reads["\(reader)#\(occurrence)|\(key)"] = summary
             recorder.record(Event(kind: .read, site: site, channel: recorder.intern(key),
-                                  registration: recorder.intern(value.serialized(.compact))))
+                                  registration: recorder.intern(summary.preview)))
         }
     }
 
     private func writeState(_ key: String, _ value: JSONValue, kind: EventKind, position: ScenarioPosition,
                             site: UInt32) {
-        let existing = state[key]
-        let existingIsList = existing?.arrayValue != nil
+        // Facts about the value there, not the value: holding it would make the append below copy the list.
+        let (existingIsValue, existingIsList) = state[key].map { ($0 != .null, $0.arrayValue != nil) } ?? (false, false)
+        let size = ValueFingerprint(value).size
+        // Measuring and quoting the value written is work in proportion to its size.
+        work += size / Self.bytesPerUnit
         if kind == .append {
-            guard existing == nil || existing == .null || existingIsList else {
+            guard !existingIsValue || existingIsList else {
                 fail("\"append\" to \"\(key)\", which holds a non-list value", at: position)
                 return
             }
-            state[key] = .array((existing?.arrayValue ?? []) + [value])
+            // Appended in place: the list leaves the state while it grows, so
+            // it is not copied (no read keeps a version of it).
+            var elements = state.removeValue(forKey: key)?.arrayValue ?? []
+            elements.append(value)
+            state[key] = .array(elements)
+            stateSizes[key] = (elements.count == 1 ? 2 : stateSizes[key] ?? 2) + size + (elements.count > 1 ? 1 : 0)
         } else {
-            if let existing, existing != .null, value != .null, existingIsList != (value.arrayValue != nil) {
+            if existingIsValue, value != .null, existingIsList != (value.arrayValue != nil) {
                 fail("\"\(key)\" is used both as a list and as a non-list value", at: position)
                 return
             }
             state[key] = value
+            stateSizes[key] = size
         }
         recorder.record(Event(kind: kind, site: site, channel: recorder.intern(key),
-                              registration: recorder.intern(value.serialized(.compact))))
+                              registration: recorder.intern(ValuePreview.of(value))))
     }
 
     private func evaluate(_ expression: ValueExpression, frame: Frame?, at position: ScenarioPosition) -> JSONValue? {

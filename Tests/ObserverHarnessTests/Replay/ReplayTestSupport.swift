@@ -10,8 +10,8 @@ extension Replay.Result {
     /// The final shared state, each value as compact JSON.
     var state: [String: String] { outcome.state.mapValues { $0.serialized(.compact) } }
 
-    /// Every value a `read` saw, as compact JSON, in no particular order.
-    var readValues: [String] { outcome.reads.values.map { $0.serialized(.compact) }.sorted() }
+    /// Every value a `read` saw, as compact JSON (cut at 120 characters), sorted.
+    var readValues: [String] { outcome.reads.values.map(\.preview).sorted() }
 
     /// The objects of every event of `kind`, by name, in recording order.
     func objects(of kind: EventKind) -> [String] {
