@@ -215,7 +215,7 @@ func expectSilent(_ wiring: Wiring, sourceLocation: SourceLocation = #_sourceLoc
 
 @MainActor
 @Suite struct Isolation {
-    @Test(.disabled("not caught live yet: delivery-off-isolation is not in the catalogue"))
+    @Test
     func footerSetUpOnTheMainActorRunsOnTheSessionsQueue() async throws {
         let harness = Harness(name: "podcast")
         let text = await BackgroundDownloadScenes.fileArrives(postedOnTheMainActor: false, in: harness)

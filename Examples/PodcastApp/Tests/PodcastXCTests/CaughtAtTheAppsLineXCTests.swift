@@ -174,7 +174,6 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
     // MARK: Isolation
 
     @MainActor func testFooterSetUpOnTheMainActorRunsOnTheSessionsQueue() async throws {
-        try skipNotCaughtLiveYet("delivery-off-isolation is not in the catalogue")
         let harness = Harness(name: "podcast")
         let text = await BackgroundDownloadScenes.fileArrives(postedOnTheMainActor: false, in: harness)
         XCTAssertEqual(text, "Downloaded st-1")
