@@ -23,6 +23,9 @@ package enum AsyncObservationEnd: UInt32, Sendable, CaseIterable {
 /// What the harness records about one async observation; the production
 /// path passes none.
 package protocol AsyncObservationEvents: AnyObject, Sendable {
+    /// A posted value was buffered for the loop. Called with the iterator's
+    /// lock held (before the loop can take the value): only count here.
+    func buffered(tag: UInt32)
     /// The loop received a value the registration buffered (`tag` is what
     /// ``AsyncObserverIterator/receive(_:tag:)`` was given with it).
     func consumed(tag: UInt32)
@@ -79,9 +82,12 @@ package final class AsyncObserverIterator<Element: Sendable>: AsyncIteratorProto
     /// A posted value, from the registration's handler on the posting thread.
     package func receive(_ value: Element, tag: UInt32 = 0) {
         var droppedTag: UInt32?
+        var accepted = false
         let resumption = lock.locked { () -> (UnsafeContinuation<(value: Element, tag: UInt32)?, Never>,
                                                (value: Element, tag: UInt32))? in
             guard !isEnded else { return nil }
+            accepted = true
+            events?.buffered(tag: tag)
             if let limit, buffer.count - head + 1 > limit, head < buffer.count {
                 droppedTag = buffer[head].tag
                 head += 1
@@ -93,6 +99,7 @@ package final class AsyncObserverIterator<Element: Sendable>: AsyncIteratorProto
             }
             return (waiting.removeFirst(), takeFirstLocked())
         }
+        guard accepted else { return }
         if let droppedTag { events?.dropped(tag: droppedTag) }
         if let (continuation, element) = resumption { continuation.resume(returning: element) }
     }

@@ -7,7 +7,9 @@ extension Harness {
     /// `loopsOpened` also waits until that many loops have opened in this
     /// harness, so a test can post only once its loops listen.
     ///
-    /// It never sleeps: it yields to the scheduler at most `maxTurns` times,
+    /// It never sleeps: it yields to the scheduler at most `maxTurns` times
+    /// (tests running in parallel on the main actor share its turns, hence
+    /// the generous default; a settled check returns at its first turn),
     /// checking after each turn. When the work has not settled by then (a
     /// loop that never ends, which is what `async-observer-outlives-owner`
     /// reports), it stops and says so: it returns false, and the recording
@@ -21,7 +23,7 @@ extension Harness {
     /// assertFindings(harness, .none())
     /// ```
     @discardableResult
-    public func settle(loopsOpened: Int = 0, maxTurns: Int = 10_000,
+    public func settle(loopsOpened: Int = 0, maxTurns: Int = 100_000,
                        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                        line: UInt = #line, column: UInt = #column) async -> Bool {
         let activity = recorder.asyncActivity

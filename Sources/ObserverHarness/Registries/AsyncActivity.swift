@@ -13,9 +13,13 @@ final class AsyncActivity: @unchecked Sendable {
     private let lock = NSLock()
     // Guarded by `lock`.
     private var pendingDeliveries = 0
+    private var bufferedValues = 0
     private var openLoops: [UInt32: OpenLoop] = [:]
     private var releasedOwners: Set<UInt32> = []
     private(set) var loopsOpened = 0
+
+    /// Values buffered for loops that have not taken them yet (`delta` may be negative).
+    func valuesBuffered(_ delta: Int) { lock.withLock { bufferedValues += delta } }
 
     func deliveryEnqueued() { lock.withLock { pendingDeliveries += 1 } }
     func deliveryFinished() { lock.withLock { pendingDeliveries -= 1 } }
@@ -37,10 +41,11 @@ final class AsyncActivity: @unchecked Sendable {
     }
 
     /// Nothing left to wait for: at least `loops` loops opened so far, no
-    /// delivery pending, and every loop whose owner is gone or released has ended.
+    /// delivery pending, no value waiting in a loop's buffer, and every loop
+    /// whose owner is gone or released has ended.
     func isSettled(loopsOpened loops: Int) -> Bool {
         lock.withLock {
-            loopsOpened >= loops && pendingDeliveries == 0 && !openLoops.values.contains { loop in
+            loopsOpened >= loops && pendingDeliveries == 0 && bufferedValues == 0 && !openLoops.values.contains { loop in
                 loop.ownerID != 0 && (loop.owner == nil || releasedOwners.contains(loop.ownerID))
             }
         }

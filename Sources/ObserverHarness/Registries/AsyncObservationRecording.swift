@@ -29,17 +29,42 @@ final class AsyncObservationRecording: AsyncObservationEvents, @unchecked Sendab
                         at: location)
     }
 
+    /// Values buffered and not yet taken, dropped or ended: what `settle` waits for.
+    private let lock = NSLock()
+    private var waiting = 0  // guarded by `lock`
+
+    func buffered(tag: UInt32) {
+        lock.withLock { waiting += 1 }
+        recorder.asyncActivity.valuesBuffered(1)
+    }
+
+    private func taken() {
+        let had = lock.withLock { () -> Bool in
+            guard waiting > 0 else { return false }
+            waiting -= 1
+            return true
+        }
+        if had { recorder.asyncActivity.valuesBuffered(-1) }
+    }
+
     func consumed(tag: UInt32) {
+        taken()
         recorder.record(Event(kind: .asyncConsume, registry: registryID, object: loopID,
                               registration: registrationID, cause: tag == 0 ? Event.none : tag))
     }
 
     func dropped(tag: UInt32) {
+        taken()
         recorder.record(Event(kind: .messageDropped, registry: registryID, object: loopID,
                               registration: registrationID, cause: tag == 0 ? Event.none : tag))
     }
 
     func ended(_ end: AsyncObservationEnd) {
+        let left = lock.withLock { () -> Int in
+            defer { waiting = 0 }
+            return waiting
+        }
+        recorder.asyncActivity.valuesBuffered(-left)
         recorder.asyncActivity.loopEnded(loopID)
         recorder.record(Event(kind: .asyncEnd, registry: registryID, channel: recorder.intern(end.name),
                               object: loopID, registration: registrationID))
