@@ -17,7 +17,7 @@ import Foundation
 /// - a block registration ends only when its token is removed: removing "the
 ///   observer" some other way matches nothing, as in Foundation. The token
 ///   does not keep the center alive, and a released center frees its blocks;
-/// - the observer form (``addObserver(_:name:object:fileID:filePath:line:column:handler:)``,
+/// - the observer form (``addObserver(_:name:object:fileID:filePath:line:column:isolation:handler:)``,
 ///   and the selector form on Apple platforms) holds the observer weakly and is
 ///   removed by observer.
 ///
