@@ -34,7 +34,7 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
                 line: UInt = #line, column: UInt = #column) {
         self.hold = hold
         backend = RegistryScope.provider?.delegateSlot(
-            name: name, of: owner, hold: hold,
+            name: name, of: owner, protocol: Delegate.self, hold: hold,
             location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         isInstrumented = backend != nil
     }

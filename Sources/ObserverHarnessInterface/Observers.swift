@@ -41,7 +41,8 @@ package protocol RegistryProvider: Sendable {
     var center: any NotificationCenterProtocol { get }
     func observerList(name: String, hold: Hold, dedupe: Bool) -> any ObserverListBackend
     func observedProperty(_ property: String, of owner: AnyObject, location: CodeLocation) -> any ObservedPropertyBackend
-    func delegateSlot(name: String, of owner: AnyObject, hold: Hold, location: CodeLocation) -> any DelegateSlotBackend
+    func delegateSlot(name: String, of owner: AnyObject, protocol: Any.Type, hold: Hold, location: CodeLocation)
+        -> any DelegateSlotBackend
 }
 
 package enum RegistryScope {

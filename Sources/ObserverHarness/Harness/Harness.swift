@@ -72,8 +72,8 @@ public final class Harness: Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> DelegateSlot<Delegate> {
         let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        return DelegateSlot(backend: InstrumentedDelegateSlot(recorder: recorder, name: name, owner: owner, hold: hold,
-                                                              location: location),
+        return DelegateSlot(backend: InstrumentedDelegateSlot(recorder: recorder, name: name, owner: owner,
+                                                              protocol: Delegate.self, hold: hold, location: location),
                             hold: hold)
     }
 

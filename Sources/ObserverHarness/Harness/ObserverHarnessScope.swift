@@ -70,8 +70,9 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
                                      location: location)
     }
 
-    func delegateSlot(name: String, of owner: AnyObject, hold: Hold, location: CodeLocation)
+    func delegateSlot(name: String, of owner: AnyObject, protocol: Any.Type, hold: Hold, location: CodeLocation)
         -> any DelegateSlotBackend {
-        InstrumentedDelegateSlot(recorder: recorder, name: name, owner: owner, hold: hold, location: location)
+        InstrumentedDelegateSlot(recorder: recorder, name: name, owner: owner, protocol: `protocol`, hold: hold,
+                                 location: location)
     }
 }

@@ -4,12 +4,17 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
     let store: RegistrationStore<Void>
     private let ownerID: UInt32
     private let hold: Hold
+    /// The delegate protocol's name: what a typed call is recorded as
+    /// calling, since the closure's method cannot be read.
+    private let protocolName: String
     // Guarded by the recorder's lock.
     private var current: Registration<Void>?
 
-    init(recorder: Recorder, name: String, owner: AnyObject, hold: Hold, location: CodeLocation) {
+    init(recorder: Recorder, name: String, owner: AnyObject, protocol: Any.Type = AnyObject.self, hold: Hold,
+         location: CodeLocation) {
         ownerID = recorder.objectID(for: owner, site: location)
         self.hold = hold
+        protocolName = _typeName(`protocol`, qualified: false)
         store = RegistrationStore(recorder: recorder, info: RegistryInfo(name: name, kind: .delegate),
                                   order: .registration)
     }
@@ -44,7 +49,8 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
     }
 
     /// A typed call has no method name to record: the call is named by the
-    /// caller's site (`ProductCell.swift:27`), which is also where findings point.
+    /// delegate protocol (`ProductCellDelegate`), and findings point at the
+    /// caller's line.
     func call(location: CodeLocation, _ body: (AnyObject) -> Void) {
         let recorder = store.recorder
         let context = ThreadContext.current
@@ -52,7 +58,7 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
         var channel: UInt32 = 0
         let callSequence: UInt32? = recorder.withLock {
             recorder.noticeDeallocationsLocked()
-            channel = recorder.internLocked(location.callSite.description)
+            channel = recorder.internLocked(protocolName)
             let site = recorder.siteIDLocked(.location(location))
             // A callback that calls itself again, past the cycle bound: cut.
             if store.cutsCycleLocked(channel: channel, site: site, context: context) { return nil }

@@ -8,7 +8,8 @@ struct DelegateAsBroadcastRule: Rule {
             A delegate is one-to-one. When several objects need the event, a delegate that calls the same method \
             on each of them by hand (an app delegate forwarding keyboard events to every screen) is a broadcast \
             with none of a broadcast's decoupling: the forwarder must know every receiver, and each new screen \
-            means editing it.
+            means editing it. In live tests a typed `DelegateSlot` call is known by its slot's protocol: a \
+            callback that calls one protocol on the delegates of two or more objects is the same broadcast.
             """,
         fix: "Let the objects that need the event observe it (a notification or an observer list), or give each "
             + "of them its own delegate.",
@@ -45,6 +46,57 @@ struct DelegateAsBroadcastRule: Rule {
     private struct Key: Hashable { let registry: UInt32, owner: UInt32, delegate: UInt32, call: UInt32, method: UInt32 }
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        checkInvocations(trace, into: &findings)
+        checkTypedCalls(trace, into: &findings)
+    }
+
+    /// Live code: inside one delegate callback, typed calls on other objects'
+    /// delegate slots of one protocol reach two or more delegates. (A typed
+    /// call is recorded by its slot's protocol, not a method name: the
+    /// closure cannot be read. One protocol forwarded to several objects is
+    /// the broadcast; a callback that tells one router and one analytics
+    /// object, through two protocols, is not.)
+    private func checkTypedCalls(_ trace: TraceIndex, into findings: inout [Finding]) {
+        struct Group { var targets: [UInt32] = []; var events: [Int] = [] }
+        var groups: [Int: [UInt32: Group]] = [:]
+        var order: [(delivery: Int, channel: UInt32)] = []
+        for call in trace.posts where call.kind == .delegateCall {
+            let event = trace.events[call.sequence]
+            let delivery = event.cause
+            guard delivery != Event.none, Int(delivery) < trace.events.count,
+                  trace.events[Int(delivery)].kind == .deliver,
+                  let outer = trace.post(ofDelivery: Int(delivery)), outer.kind == .delegateCall,
+                  event.object != 0, event.object != trace.events[Int(delivery)].object else { continue }
+            if groups[Int(delivery)]?[call.channel] == nil { order.append((Int(delivery), call.channel)) }
+            var group = groups[Int(delivery), default: [:]][call.channel, default: Group()]
+            if !group.targets.contains(event.object) {
+                group.targets.append(event.object)
+                group.events.append(call.sequence)
+            }
+            groups[Int(delivery), default: [:]][call.channel] = group
+        }
+        var reported = Set<Key>()
+        for (delivery, channel) in order {
+            guard let group = groups[delivery]?[channel], group.targets.count >= 2,
+                  let outer = trace.post(ofDelivery: delivery) else { continue }
+            let forwarder = trace.events[delivery].object
+            let key = Key(registry: outer.registry, owner: outer.sender, delegate: forwarder, call: outer.channel,
+                          method: channel)
+            guard reported.insert(key).inserted else { continue }
+            let names = group.targets.map { trace.name($0) }
+            let site = trace.events[group.events[0]].site
+            findings.append(finding(
+                "\(trace.describe(forwarder)) forwards the delegate call \(trace.quoted(outer.channel)) from "
+                    + "\(trace.describe(outer.sender)) by hand: it makes \(trace.quoted(channel)) calls to "
+                    + "\(group.targets.count) delegates (\(names.joined(separator: ", "))).",
+                registry: trace.registryName(outer.registry), channel: trace.string(outer.channel),
+                objects: [trace.name(forwarder)] + names, step: trace.step(of: outer.sequence),
+                site: trace.site(site), location: trace.location(site), events: [outer.sequence] + group.events))
+        }
+    }
+
+    /// Scenarios: a delegate method's `invoke`s of one method on several objects.
+    private func checkInvocations(_ trace: TraceIndex, into findings: inout [Finding]) {
         var byDelivery: [Int: [UInt32: [(target: UInt32, sequence: Int)]]] = [:]
         var deliveries: [Int] = []
         for invocation in trace.invocations {
