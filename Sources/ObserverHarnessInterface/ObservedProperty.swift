@@ -160,7 +160,7 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
 public final class PropertyObservation: @unchecked Sendable {
     // Set once before the token is returned; cleared (under no contention:
     // invalidate is the owner's call) when the observation ends.
-    fileprivate var end: (@Sendable (CodeLocation) -> Void)?
+    fileprivate var end: (@Sendable (CodeLocation?) -> Void)?
 
     /// Ends the observation.
     public func invalidate(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -169,5 +169,5 @@ public final class PropertyObservation: @unchecked Sendable {
         end = nil
     }
 
-    deinit { end?(CodeLocation()) }
+    deinit { end?(nil) }
 }

@@ -68,9 +68,11 @@ package protocol ObservedPropertyBackend: AnyObject, Sendable {
     func addObserver(_ observer: AnyObject, hold: Hold, location: CodeLocation,
                      handler: @escaping (AnyObject, Any) -> Void)
     func removeObserver(_ observer: AnyObject, location: CodeLocation)
-    /// Starts a block observation owned by `token`; returns what ends it.
+    /// Starts a block observation owned by `token`; returns what ends it:
+    /// called with the caller's location by `invalidate`, with nil when the
+    /// token deallocates.
     func observe(token: AnyObject, location: CodeLocation,
-                 handler: @escaping (Any) -> Void) -> (@Sendable (CodeLocation) -> Void)?
+                 handler: @escaping (Any) -> Void) -> (@Sendable (CodeLocation?) -> Void)?
 }
 
 package protocol DelegateSlotBackend: AnyObject, Sendable {

@@ -158,6 +158,9 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// `add`, `asyncOpen`: a typed-message registration (`addObserver(of:for:using:)`,
     /// `messages(of:for:)`); shares its bit with ``byToken``, which only `remove` uses.
     static let typedMessage = EventFlags(rawValue: 1 << 5)
+    /// `add`: the registration ends when its token goes — a typed message's,
+    /// and a property observation's (`observe`), as `NSKeyValueObservation`.
+    static let endsWithToken = typedMessage
     /// `dealloc`: found by a weak reference, not observed in deinit.
     static let detectedLate = EventFlags(rawValue: 1 << 6)
     /// `track`: the object is the box of a value given as a notification's

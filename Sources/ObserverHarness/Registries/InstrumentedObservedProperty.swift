@@ -38,17 +38,21 @@ final class InstrumentedObservedProperty: ObservedPropertyBackend, @unchecked Se
     }
 
     func observe(token: AnyObject, location: CodeLocation,
-                 handler: @escaping (Any) -> Void) -> (@Sendable (CodeLocation) -> Void)? {
+                 handler: @escaping (Any) -> Void) -> (@Sendable (CodeLocation?) -> Void)? {
         let tokenID = store.recorder.objectID(for: token, site: location)
+        // Like a typed message's, the registration ends with its token.
         let result = store.add(observer: nil, observerID: tokenID, hold: .strong, channel: property,
                                senderID: ownerID, tokenForm: true, dedupe: false, site: .location(location),
-                               isolation: RegistrationIsolation(location.isolation)) { _, change in
-            handler(change)
-        }
+                               isolation: RegistrationIsolation(location.isolation),
+                               handler: { _, change in handler(change) }, extraFlags: .endsWithToken)
         guard case .added(let registration) = result else { return nil }
         let store = self.store
         let registrationID = registration.id
         return { location in
+            guard let location else {
+                store.tokenDropped(registrationID: registrationID, observerID: tokenID, ending: true)
+                return
+            }
             store.remove(registrationID: registrationID, observerID: tokenID, site: .location(location))
         }
     }

@@ -8,7 +8,8 @@ struct DiscardedTokenRule: Rule {
             overwritten by the next registration) nothing can remove it: the block runs on every post for the \
             rest of the process, with whatever it captured. A typed-message token (Foundation's \
             ObservationToken, from addObserver(of:for:using:)) is the opposite: Foundation removes the observer \
-            when the token goes, so a token dropped at once leaves an observer that never fires.
+            when the token goes, so a token dropped at once leaves an observer that never fires; so does a \
+            property observation (`_ = property.observe { … }`, like KVO's NSKeyValueObservation).
             """,
         fix: "Store the token (a property of the observing object) and remove it when done; "
             + "do not overwrite a stored token without removing it first.",
@@ -76,6 +77,9 @@ struct DiscardedTokenRule: Rule {
         }
     }
 
+    static let observationFix = "Keep the observation (a property of the observing object) for as long as the "
+        + "changes are wanted; invalidate it, or let it go with its owner, when done."
+
     static let typedFix = "Keep the ObservationToken for as long as the messages are wanted (a property of the "
         + "observing object); remove it, or let it go with its owner, when done."
 
@@ -88,6 +92,17 @@ struct DiscardedTokenRule: Rule {
                             into findings: inout [Finding]) {
         guard let dropped = registration.tokenDropSequence, registration.removeSequence == dropped,
               droppedAtOnce(registration, dropped, trace) else { return }
+        if trace.registryKind(registration.registry) == .property {
+            findings.append(finding(
+                "The observation of \(trace.registryName(registration.registry)) (made at "
+                    + "\(siteText(trace, registration.site))) was dropped at once: an observation ends when its "
+                    + "token goes, so its handler never runs.",
+                registry: trace.registryName(registration.registry), channel: trace.string(registration.channel),
+                objects: [trace.name(registration.observer)], step: trace.step(of: dropped),
+                site: trace.site(registration.site), location: trace.location(registration.site),
+                events: [registration.addSequence, dropped], fix: Self.observationFix))
+            return
+        }
         findings.append(finding(
             "The ObservationToken of the typed-message observer\(trace.forChannel(registration)) in "
                 + "\(trace.registryName(registration.registry)) (added at \(siteText(trace, registration.site))) "
