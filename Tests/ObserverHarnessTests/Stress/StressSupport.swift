@@ -9,7 +9,10 @@ import Testing
 /// every event recorded exactly once, no crash, no deadlock.
 enum Stress {
     static let threadCount = 8
-    static let operationsPerThread = 100_000
+    /// `OBSERVER_HARNESS_STRESS_OPERATIONS` lowers it for sanitizer runs,
+    /// which are 5–15 times slower: still eight threads in contention.
+    static let operationsPerThread = ProcessInfo.processInfo.environment["OBSERVER_HARNESS_STRESS_OPERATIONS"]
+        .flatMap(Int.init).map { max(1_000, $0) } ?? 100_000
     /// Far beyond what a run needs (a few seconds): reaching it means a deadlock.
     static let deadline: DispatchTimeInterval = .seconds(300)
 
