@@ -6,7 +6,13 @@ import ObserverHarnessInterface
 protocol RegistrationToken: AnyObject {}
 
 extension NotificationObserverToken: RegistrationToken {}
-extension PropertyObservation: RegistrationToken {}
+
+/// Whether `object` is a registration token. (`PropertyObservation`, from
+/// the interface product, is not made to conform: an extension here would
+/// show it in this module's public API.)
+private func isToken(_ object: AnyObject) -> Bool {
+    object is RegistrationToken || object is PropertyObservation
+}
 
 /// Finds which tracked object owns each live registration token, by
 /// reflection when the harness checks: the object whose stored properties
@@ -27,10 +33,10 @@ enum TokenOwners {
     static func record(in recorder: Recorder) {
         let live = recorder.liveObjectsNow()
         var tokenIDs: [ObjectIdentifier: UInt32] = [:]
-        for (id, object) in live where object is RegistrationToken { tokenIDs[ObjectIdentifier(object)] = id }
+        for (id, object) in live where isToken(object) { tokenIDs[ObjectIdentifier(object)] = id }
         guard !tokenIDs.isEmpty else { return }
         var owners: [UInt32: [UInt32]] = [:]
-        for (id, object) in live where !(object is RegistrationToken) {
+        for (id, object) in live where !isToken(object) {
             var budget = valueLimit
             var found: Set<UInt32> = []
             var mirror: Mirror? = Mirror(reflecting: object)

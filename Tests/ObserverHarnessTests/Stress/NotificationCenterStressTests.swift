@@ -49,6 +49,9 @@ import Testing
             tally.keep.append(center.addObserver(forName: inner, object: nil, queue: nil) { _ in tally.runs += 1 })
             // Never registered: removing it matches nothing.
             let stranger = Listener(center: center, name: side)
+            // Tracked first: a removal by address alone would name whatever
+            // dead listener last had this address, as Foundation's would.
+            harness.track(stranger)
             tally.keep.append(stranger)
             tally.tracked += 2
             tally.adds += 1

@@ -42,6 +42,9 @@ import Testing
             list.add(innerNode, channel: inner)
             // Never added: removing it matches nothing.
             let stranger = Node(list: nil)
+            // Tracked first: a removal by address alone would name whatever
+            // dead node last had this address.
+            harness.track(stranger)
             list.remove(stranger, channel: channel)
             tally.keep += [innerNode, stranger]
             tally.nodes += 2
