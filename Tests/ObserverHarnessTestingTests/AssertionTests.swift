@@ -81,6 +81,24 @@ private final class Screen {}
     #expect(check.differing.first?.value == ["2", "1", "0"])
 }
 
+/// The last observer to run wins: the failure quotes both results.
+@Test func orderDependentResultFailsQuotingBothValues() {
+    final class Titled { let title: String; init(_ title: String) { self.title = title } }
+    withKnownIssue {
+        assertOrderIndependent(shuffles: 0) { order -> String in
+            let harness = Harness()
+            let list = harness.observerList(of: Titled.self, order: order)
+            let screens = [Titled(""), Titled("2")]
+            for screen in screens { list.add(screen) }
+            var last = "unset"
+            list.notify { last = $0.title }
+            return last
+        }
+    } matching: { issue in
+        String(describing: issue).contains(#"registration order gives "2", reversed order gives """#)
+    }
+}
+
 @Test func orderIndependentResultPasses() {
     assertOrderIndependent { order -> Int in
         let harness = Harness()
