@@ -83,7 +83,7 @@ func expectSilent(_ wiring: Wiring, sourceLocation: SourceLocation = #_sourceLoc
     @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
     @Test func showRatingViewKeepsItsTypedMessageToken() { expectSilent(Wirings.discardedTypedToken) }
 
-    @Test(.disabled("not caught live yet: a dropped property observation is not reported"))
+    @Test
     func sleepTimerDropsItsPositionObservation() throws { try expectCaught(Wirings.discardedPropertyObservation) }
     @Test func scrubberKeepsItsPositionObservation() { expectSilent(Wirings.discardedPropertyObservation) }
 }
@@ -118,7 +118,7 @@ func expectSilent(_ wiring: Wiring, sourceLocation: SourceLocation = #_sourceLoc
     @Test func legacySubscribeRowMakesBothListsSubscribe() throws { try expectCaught(Wirings.broadcastAsCommand) }
     @Test func subscribeRowTellsOnlyItsScreen() { expectSilent(Wirings.broadcastAsCommand) }
 
-    @Test(.disabled("not caught live yet: live delegate calls forwarded by hand are not matched"))
+    @Test
     func keyboardRouterForwardsOneCallbackToTwoScreens() throws { try expectCaught(Wirings.delegateAsBroadcast) }
     @Test func focusedKeyboardRouterForwardsToOneScreen() { expectSilent(Wirings.delegateAsBroadcast) }
 

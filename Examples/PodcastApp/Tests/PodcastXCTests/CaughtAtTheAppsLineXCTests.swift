@@ -67,7 +67,6 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
     }
 
     @MainActor func testSleepTimerDropsItsPositionObservation() async throws {
-        try skipNotCaughtLiveYet("a dropped property observation is not reported")
         try assertCaught(Wirings.discardedPropertyObservation)
     }
     @MainActor func testScrubberKeepsItsPositionObservation() async {
@@ -196,7 +195,6 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
     @MainActor func testSubscribeRowTellsOnlyItsScreen() async { assertSilent(Wirings.broadcastAsCommand) }
 
     @MainActor func testKeyboardRouterForwardsOneCallbackToTwoScreens() async throws {
-        try skipNotCaughtLiveYet("live delegate calls forwarded by hand are not matched")
         try assertCaught(Wirings.delegateAsBroadcast)
     }
     @MainActor func testFocusedKeyboardRouterForwardsToOneScreen() async { assertSilent(Wirings.delegateAsBroadcast) }
