@@ -333,11 +333,24 @@ struct TraceIndex {
     /// ` for "name"`, ` for every name`, or nothing for a subject's default channel.
     func forChannel(_ registration: RegistrationRecord) -> String {
         if registration.anyChannel { return " for every name" }
-        return registration.channel == 0 ? "" : " for \(quoted(registration.channel))"
+        // A subject's default channel is the empty name: nothing to say.
+        return registration.channel == 0 || string(registration.channel).isEmpty
+            ? "" : " for \(quoted(registration.channel))"
     }
 
     /// `"name"` as messages quote a channel.
     func quoted(_ channel: UInt32) -> String { "\"\(string(channel))\"" }
+
+    /// A recorded value as messages show it: JSON text as it is (scenario
+    /// values, and live values given as JSON), any other text quoted, so
+    /// `append "phone"` never reads as a bare word.
+    func quotedValue(_ value: UInt32) -> String {
+        let text = string(value)
+        guard let first = text.first else { return "\"\"" }
+        let json = first == "\"" || first == "{" || first == "[" || ["true", "false", "null"].contains(text)
+            || Double(text) != nil
+        return json ? text : "\"\(text)\""
+    }
 
     // MARK: Frames
 

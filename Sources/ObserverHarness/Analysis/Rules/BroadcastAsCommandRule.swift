@@ -88,7 +88,7 @@ struct BroadcastAsCommandRule: Rule {
                 let names = receivers.map { trace.name($0) }
                 let verb = action.kind == .increment
                     ? "increment \(trace.quoted(action.key))"
-                    : "append \(trace.string(action.value)) to \(trace.quoted(action.key))"
+                    : "append \(trace.quotedValue(action.value)) to \(trace.quoted(action.key))"
                 findings.append(finding(
                     "One post of \(trace.quoted(action.channel)) made \(receivers.count) receivers "
                         + "(\(names.joined(separator: ", "))) each \(verb).",
