@@ -116,6 +116,7 @@ public enum RuleCatalog {
         MessageDroppedRule(),
         ValueObjectFilterRule(),
         DeliveryOffIsolationRule(),
+        ObservationNotRearmedRule(),
     ]
 
     /// Every rule's descriptor, in catalogue order.

@@ -103,6 +103,8 @@ struct TraceIndex {
     /// that kept them (see `LeakPinning`).
     private(set) var pinnedLeaks: [(token: UInt32, object: UInt32, sequence: Int)] = []
     private(set) var cycleCuts: [Int] = []
+    /// `withObservationTracking` arms, changes and firings, in order.
+    private(set) var observationEvents: [Int] = []
     /// `deliverSkipped` inside a delivery: a block whose weakly held queue
     /// was gone did not run (`object` is the queue).
     private(set) var queueGoneSkips: [Int] = []
@@ -212,6 +214,8 @@ struct TraceIndex {
                 cycleCuts.append(sequence)
             case .asyncOpen, .asyncConsume, .asyncEnd, .messageDropped, .settle:
                 asyncEvents.append(sequence)
+            case .observationArm, .observationChange, .observationFire:
+                observationEvents.append(sequence)
             }
         }
     }

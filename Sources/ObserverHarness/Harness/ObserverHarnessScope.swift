@@ -45,7 +45,14 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
 
     init(recorder: Recorder) {
         self.recorder = recorder
+        tracking = InstrumentedObservationTracking(recorder: recorder)
+        observationTracker = tracking
+        tracking.scope = self
     }
+
+    /// Records `Observers.withObservationTracking` for the scope.
+    let observationTracker: any ObservationTrackingBackend
+    private let tracking: InstrumentedObservationTracking
 
     var center: any NotificationCenterProtocol { defaultCenter }
 

@@ -99,6 +99,15 @@ enum EventKind: UInt8, CaseIterable, Sendable {
     /// A check waited for async work; `registration` = scheduler turns
     /// waited, `channel` = "settled" or "turn-limit".
     case settle
+    /// `withObservationTracking` was armed: `registration`, at `site`, on the
+    /// values tracked from that site (`channel`) for owner `object` (0: none).
+    case observationArm
+    /// A value tracked on `channel` changed (seen by the harness's own
+    /// tracking); `registration` is the armed registration that sees it, 0
+    /// when none was armed: the change was missed.
+    case observationChange
+    /// `onChange` of `registration` ran for the change `cause`.
+    case observationFire
 
     var traceName: String {
         switch self {
@@ -128,6 +137,9 @@ enum EventKind: UInt8, CaseIterable, Sendable {
         case .asyncEnd: "async-end"
         case .messageDropped: "message-dropped"
         case .settle: "settle"
+        case .observationArm: "observation-arm"
+        case .observationChange: "observation-change"
+        case .observationFire: "observation-fire"
         }
     }
 

@@ -4,12 +4,15 @@ package enum RegistryKind: String, Sendable, CaseIterable, Codable {
     case subject
     case property
     case delegate
+    /// An `@Observable` model's properties, watched by `withObservationTracking`
+    /// (one-shot registrations).
+    case observable
 
     /// How registrations hold observers unless told otherwise.
     package var defaultHold: Hold {
         switch self {
         case .notificationCenter, .delegate: .weak
-        case .subject: .strong
+        case .subject, .observable: .strong
         case .property: .unowned
         }
     }

@@ -78,6 +78,14 @@ enum RegistrationIsolation: Equatable, Sendable {
         }
     }
 
+    /// The flags of a delivery running at `place`: whether it ran on the
+    /// main actor, and whether that is off this isolation.
+    func deliveryFlags(at place: ExecutionPlace) -> EventFlags {
+        var flags: EventFlags = place.isMainActor ? .onMainActor : []
+        if isLeft(at: place) { flags.insert(.offIsolation) }
+        return flags
+    }
+
     /// Whether a delivery running at `place` runs off this isolation. A live
     /// actor is judged only where it is certain: on the main actor.
     func isLeft(at place: ExecutionPlace) -> Bool {
@@ -103,8 +111,10 @@ extension ThreadContext {
         deliveryDepth += 1
     }
 
-    /// Where the delivery in progress runs, live: asked once per outermost post.
+    /// Where the delivery in progress runs, live: asked once per outermost
+    /// post (outside any, asked each time).
     var liveDeliveryPlace: ExecutionPlace {
+        guard deliveryDepth > 0 else { return .current }
         if let deliveryPlace { return deliveryPlace }
         let place = ExecutionPlace.current
         deliveryPlace = place

@@ -62,10 +62,7 @@ final class Registration<Handler>: @unchecked Sendable {
     }
 
     private func isolatedDeliveryFlags(_ context: ThreadContext) -> EventFlags {
-        let ranAt = deliveryPlace ?? context.modelledPlace ?? context.liveDeliveryPlace
-        var flags: EventFlags = ranAt.isMainActor ? .onMainActor : []
-        if isolation.isLeft(at: ranAt) { flags.insert(.offIsolation) }
-        return flags
+        isolation.deliveryFlags(at: deliveryPlace ?? context.modelledPlace ?? context.liveDeliveryPlace)
     }
 
     /// Whether it matches a post on `channel` from `sender` (0 = no sender).

@@ -119,6 +119,7 @@ struct Footprints {
         case .appRelease, .dealloc, .retain: (Resource(space: 2, id: event.object), .exclusive)
         case .asyncOpen, .asyncEnd: (Resource(space: 1, id: event.registry), .exclusive)
         case .asyncConsume, .messageDropped: (Resource(space: 2, id: event.object), .exclusive)
+        case .observationArm, .observationChange, .observationFire: (Resource(space: 1, id: event.registry), .exclusive)
         case .track, .step, .cycleCut, .settle: nil
         }
     }

@@ -48,6 +48,10 @@ final class Replay {
     private var tokens: [String: ScenarioToken] = [:]
     private var valueBoxes: [AnyObject] = []
     private var delegates: [DelegateKey: Registration<ReplayResponse>] = [:]
+    /// `observable` registries: every tracking ever armed, in arming order,
+    /// and the ones armed now (one-shot: a firing disarms).
+    private var trackings: [TrackingKey] = []
+    private var armedTrackings: [TrackingKey: ArmedTracking] = [:]
     private var state: [String: JSONValue] = [:]
     private var reads: [String: ValueSummary] = [:]
     /// Each key's value size (``ValueFingerprint/size``), kept as appends grow
@@ -198,7 +202,11 @@ final class Replay {
             recorder.record(Event(kind: .retain, site: site, object: target.id, subject: holder.id))
 
         case .observe(let observation):
-            observe(observation, frame: frame, site: site)
+            if scenario.registries[observation.registry]?.kind == .observable {
+                armTracking(observation, frame: frame, site: site)
+            } else {
+                observe(observation, frame: frame, site: site)
+            }
 
         case .remove(let removal):
             remove(removal, frame: frame, site: site)
@@ -216,6 +224,12 @@ final class Replay {
             guard let store = stores[registry], let target = resolve(objectName, frame) else { return }
             let key = "\(objectName == "self" ? frame?.selfName ?? objectName : objectName).\(property)"
             guard let newValue = evaluate(value, frame: frame, at: step.position) else { return }
+            if store.kind == .observable {
+                // Every onChange runs first, in willSet: it still reads the old value.
+                changeTracked(store, objectID: target.id, property: property, key: key, site: site)
+                writeState(key, newValue, kind: .stateSet, position: step.position, site: site)
+                return
+            }
             let oldValue = state[key] ?? .null
             writeState(key, newValue, kind: .stateSet, position: step.position, site: site)
             let payload: JSONValue = .object(["old": oldValue, "new": newValue])
@@ -465,6 +479,75 @@ final class Replay {
         case .mainActor: .mainActor
         case .background: .background
         case .actor(let name): .actor(recorder.intern(name))
+        }
+    }
+
+    // MARK: Observation tracking
+
+    private struct TrackingKey: Hashable {
+        let registry: String
+        let object: UInt32
+        let property: String
+        let observer: UInt32
+    }
+
+    private struct ArmedTracking {
+        let registration: UInt32
+        let isolation: RegistrationIsolation
+        let response: ReplayResponse
+        weak var observer: ScenarioObject?
+    }
+
+    /// `withObservationTracking` of `object.property`: armed until the next change.
+    private func armTracking(_ observation: Observation, frame: Frame?, site: UInt32) {
+        guard let store = stores[observation.registry], let observer = resolve(observation.observer, frame),
+              let objectName = observation.sender, let target = resolve(objectName, frame),
+              let property = observation.channel else { return }
+        let key = TrackingKey(registry: observation.registry, object: target.id, property: property,
+                              observer: observer.id)
+        let isolation = ThreadContext.current.modelledPlace?.isolation ?? .nonisolated
+        let name = "\(objectName == "self" ? frame?.selfName ?? objectName : objectName).\(property)"
+        let registration = recorder.withLock { recorder.newRegistrationIDLocked() }
+        recorder.record(Event(kind: .observationArm, flags: isolation.flags, site: site, registry: store.registryID,
+                              channel: recorder.intern(name), object: observer.id, registration: registration))
+        if !trackings.contains(key) { trackings.append(key) }
+        let response: ReplayResponse = switch observation.response {
+        case .handler(let handler): .handler(handler)
+        case .method(let method): .method(method)
+        }
+        armedTrackings[key] = ArmedTracking(registration: registration, isolation: isolation, response: response,
+                                            observer: observer.object)
+    }
+
+    /// `object.property` is about to change: each tracking of it records the
+    /// change, and an armed one fires (and disarms) on this step's thread.
+    private func changeTracked(_ store: RegistrationStore<ReplayResponse>, objectID: UInt32, property: String,
+                               key name: String, site: UInt32) {
+        let channel = recorder.intern(name)
+        guard enter(registryID: store.registryID, channelID: channel, site: site) else { return }
+        defer { leave(registryID: store.registryID, channelID: channel) }
+        for key in trackings where key.registry == store.name && key.object == objectID && key.property == property {
+            guard !aborted else { return }
+            work += 1
+            let armed = armedTrackings.removeValue(forKey: key)
+            let change = recorder.record(Event(kind: .observationChange, site: site, registry: store.registryID,
+                                               channel: channel, object: key.observer,
+                                               registration: armed?.registration ?? 0))
+            guard let armed else { continue }
+            let place = ThreadContext.current.modelledPlace ?? .mainThread
+            let fire = recorder.record(Event(kind: .observationFire, flags: armed.isolation.deliveryFlags(at: place),
+                                             registry: store.registryID, channel: channel, object: key.observer,
+                                             registration: armed.registration, cause: change))
+            guard let object = armed.observer else { continue }
+            let body: Handler? = switch armed.response {
+            case .handler(let handler): handler
+            case .method(let method): object.methods[method]
+            case .loop: nil
+            }
+            guard let body else { continue }
+            recorder.withFrame(fire) {
+                run(body, frame: Frame(selfName: object.name, selfID: object.id, selfObject: object, payload: .null))
+            }
         }
     }
 

@@ -14,6 +14,7 @@ extension Rules {
             ("single-receiver-broadcast", .note), ("unobserved-post", .note), ("channel-name-typo", .warning),
             ("async-observer-outlives-owner", .error), ("message-dropped", .warning),
             ("value-object-filter", .warning), ("delivery-off-isolation", .error),
+            ("observation-not-rearmed", .warning),
         ]
 
         @Test func catalogueListsTheSpecifiedRulesInOrderWithTheirSeverities() {

@@ -150,7 +150,7 @@ import Testing
             (#"{"string":1}"#, #"a string line needs "text""#),
             (#"{"string":1,"text":3}"#, #""text" must be a string"#),
             (#"{"object":1,"label":"x"}"#, #"an object line needs "type""#),
-            (#"{"registry":1,"name":"c","kind":"bus"}"#, #""kind" must be "notification-center", "subject", "property" or "delegate", not "bus""#),
+            (#"{"registry":1,"name":"c","kind":"bus"}"#, #""kind" must be "notification-center", "subject", "property", "delegate" or "observable", not "bus""#),
             (#"{"registry":1,"name":"c","kind":"subject","order":"random"}"#, #""order" must be "registration" or "unspecified""#),
             (#"{"registry":1,"name":"c","kind":"subject","dedupe":1}"#, #""dedupe" must be true or false"#),
             (#"{"site":1,"file":"a","line":-1}"#, #""line" must be a whole number, 0 or more"#),

@@ -70,6 +70,34 @@ struct DeliveryOffIsolationRule: Rule {
                 findings.append(report(delivery, of: post, to: registration, trace))
             }
         }
+        checkObservationTracking(trace, into: &findings)
+    }
+
+    /// `withObservationTracking`'s `onChange` runs on the thread that changes
+    /// a tracked value, whatever the registering code's isolation.
+    private func checkObservationTracking(_ trace: TraceIndex, into findings: inout [Finding]) {
+        var arms: [UInt32: Int] = [:]
+        var reported = Set<UInt32>()
+        for sequence in trace.observationEvents {
+            let event = trace.events[sequence]
+            if event.kind == .observationArm { arms[event.registration] = sequence }
+            guard event.kind == .observationFire, event.flags.contains(.offIsolation),
+                  let arm = arms[event.registration], reported.insert(trace.events[arm].site).inserted else { continue }
+            let armEvent = trace.events[arm]
+            let isolation = armEvent.flags.contains(.mainActorIsolated) ? "the main actor" : "an actor"
+            let ranWhere = event.flags.contains(.onMainActor) ? "on the main actor" : "on another thread"
+            findings.append(finding(
+                "onChange of the observation armed at \(siteText(trace, armEvent.site)) ran off "
+                    + "\(isolation == "an actor" ? "its actor" : isolation): it was set up on \(isolation), but "
+                    + "\(trace.quoted(armEvent.channel)) was changed \(ranWhere), and onChange runs on the changing "
+                    + "thread.",
+                registry: trace.registryName(armEvent.registry), channel: trace.string(armEvent.channel),
+                objects: armEvent.object == 0 ? [] : [trace.name(armEvent.object)], step: trace.step(of: sequence),
+                site: trace.site(armEvent.site), location: trace.location(armEvent.site),
+                events: [arm, Int(event.cause), sequence],
+                fix: "Hop in onChange before touching isolated state (`Task { @MainActor in … }`), or make "
+                    + "the changes on the registering actor."))
+        }
     }
 
     private struct Key: Hashable {

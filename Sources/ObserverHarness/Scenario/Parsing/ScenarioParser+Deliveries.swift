@@ -17,7 +17,7 @@ extension ScenarioParser {
     }
 
     func set(_ object: JSONFields, context: Context, validator: NameValidator) throws(InputError) -> Step.Operation {
-        let registry = try self.registry(object, kinds: [.property], op: .set)
+        let registry = try self.registry(object, kinds: [.property, .observable], op: .set)
         let target = try objectName(object, "object", context: context, validator: validator)
         let property = try object.requiredString("property").value
         guard let valueNode = object.node("value") else {

@@ -2,12 +2,20 @@
 extension ScenarioParser {
     func observation(_ object: JSONFields, context: Context, validator: NameValidator)
         throws(InputError) -> Observation {
-        let registry = try self.registry(object, kinds: [.notificationCenter, .subject, .property], op: .observe)
+        let registry = try self.registry(object, kinds: [.notificationCenter, .subject, .property, .observable],
+                                         op: .observe)
         let observer = try objectName(object, "observer", context: context, validator: validator)
         var channel: String?
         var sender: String?
+        if registry.kind == .observable {
+            // withObservationTracking: no handle to keep, no hold to choose, no removal.
+            for key in ["token", "hold"] where object.has(key) {
+                throw error("an observable registry's observation is one-shot; it takes no \"\(key)\"",
+                            at: object.keyOffset(key))
+            }
+        }
         switch registry.kind {
-        case .property:
+        case .property, .observable:
             for key in ["channel", "sender"] where object.has(key) {
                 throw error("a property registry observes \"object\" + \"property\", not \"\(key)\"",
                             at: object.keyOffset(key))

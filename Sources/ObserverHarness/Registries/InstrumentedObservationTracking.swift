@@ -1,0 +1,152 @@
+import Observation
+
+/// The harness's side of `Observers.withObservationTracking`: the app's
+/// registrations, and a shadow tracking through the framework's public API
+/// that records every change to what they read.
+///
+/// Each call site (and owner) has a ``Watch``. The framework registration
+/// made for the app's call is also the shadow's: when it fires, the harness
+/// records the change, fires the app's `onChange` once (as the framework
+/// would: on the changing thread, before the value changes) and, unless
+/// `onChange` armed the next registration itself, runs `apply` again to
+/// register for the next change. That change is then recorded with no app
+/// registration armed to see it (a missed change), and the watch rests until
+/// the app arms again, so `apply` is re-run at most once per firing.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchecked Sendable {
+    private let recorder: Recorder
+    /// Its registry, added on first use, so a harness that never tracks has none.
+    private let registryLock = Lock()
+    private var addedRegistryID: UInt32 = 0
+    // Guarded by the recorder's lock.
+    private var watches: [WatchKey: Watch] = [:]
+    /// The scope's registries: `onChange` runs wherever the change was made,
+    /// often outside `withObserverHarness`, so it is put back for the call
+    /// (an `onChange` that observes again must be recorded). Set once.
+    weak var scope: HarnessRegistries?
+
+    init(recorder: Recorder) {
+        self.recorder = recorder
+    }
+
+    /// Never called under the recorder's lock (this lock is taken first).
+    private var registryID: UInt32 {
+        registryLock.withLock {
+            if addedRegistryID == 0 {
+                addedRegistryID = recorder.addRegistry(RegistryInfo(name: "withObservationTracking", kind: .property))
+            }
+            return addedRegistryID
+        }
+    }
+
+    private struct WatchKey: Hashable {
+        let site: UInt32
+        let owner: UInt32
+    }
+
+    /// The values tracked from one call site for one owner.
+    private final class Watch: @unchecked Sendable {
+        let registryID: UInt32
+        let channel: UInt32
+        let site: UInt32
+        let ownerID: UInt32
+        weak var owner: AnyObject?
+        // The rest is guarded by the recorder's lock.
+        var armed: (registration: UInt32, isolation: RegistrationIsolation, onChange: @Sendable () -> Void)?
+        /// onChange calls in progress: one that changes what it tracks and
+        /// observes again nests, and is cut at the cycle bound.
+        var nesting = 0
+        /// The latest `apply`, to register again after a firing.
+        var apply: (() -> Void)?
+        /// Bumped by every registration: a framework registration made for an
+        /// older one fires too, and is ignored.
+        var generation = 0
+
+        init(registryID: UInt32, channel: UInt32, site: UInt32, ownerID: UInt32, owner: AnyObject?) {
+            self.registryID = registryID
+            self.channel = channel
+            self.site = site
+            self.ownerID = ownerID
+            self.owner = owner
+        }
+
+        var ownerIsGone: Bool { ownerID != 0 && owner == nil }
+    }
+
+    func track<T>(_ apply: @escaping () -> T, onChange: @escaping @Sendable () -> Void, owner: AnyObject?,
+                  location: CodeLocation) -> T {
+        let ownerID = owner.map { recorder.objectID(for: $0, site: location) } ?? 0
+        let isolation = RegistrationIsolation(location.isolation)
+        let registryID = self.registryID
+        let (watch, generation): (Watch, Int) = recorder.withLock {
+            recorder.noticeDeallocationsLocked()
+            let site = recorder.siteIDLocked(.location(location))
+            let key = WatchKey(site: site, owner: ownerID)
+            let watch = watches[key] ?? Watch(registryID: registryID, channel: recorder.internLocked("values read at \(location.callSite)"),
+                                              site: site, ownerID: ownerID, owner: owner)
+            watches[key] = watch
+            let registration = recorder.newRegistrationIDLocked()
+            _ = recorder.appendLocked(Event(kind: .observationArm, flags: isolation.flags, site: site,
+                                            registry: registryID, channel: watch.channel, object: ownerID,
+                                            registration: registration), context: ThreadContext.current)
+            watch.armed = (registration, isolation, onChange)
+            watch.apply = { _ = apply() }
+            watch.generation += 1
+            return (watch, watch.generation)
+        }
+        return register(apply, watch: watch, generation: generation)
+    }
+
+    private func register<T>(_ apply: () -> T, watch: Watch, generation: Int) -> T {
+        withObservationTracking(apply) { [weak self] in self?.changed(watch, generation: generation) }
+    }
+
+    /// A tracked value is about to change, on the changing thread.
+    private func changed(_ watch: Watch, generation: Int) {
+        let context = ThreadContext.current
+        var fire: (sequence: UInt32, onChange: @Sendable () -> Void)?
+        var next: (apply: () -> Void, generation: Int)?
+        recorder.withLock {
+            guard generation == watch.generation, !watch.ownerIsGone else { return }
+            if watch.nesting >= NotificationCycleRule.depthBound {
+                _ = recorder.appendLocked(Event(kind: .cycleCut, site: watch.site, registry: watch.registryID,
+                                                channel: watch.channel), context: context)
+                watch.armed = nil
+                watch.apply = nil
+                return
+            }
+            let armed = watch.armed
+            let change = recorder.appendLocked(
+                Event(kind: .observationChange, site: watch.site, registry: watch.registryID, channel: watch.channel,
+                      object: watch.ownerID, registration: armed?.registration ?? 0), context: context)
+            guard let armed else {
+                watch.apply = nil  // the miss is on record; rest until the app arms again
+                return
+            }
+            let flags = armed.isolation.deliveryFlags(at: context.modelledPlace ?? context.liveDeliveryPlace)
+            let sequence = recorder.appendLocked(
+                Event(kind: .observationFire, flags: flags, site: watch.site, registry: watch.registryID,
+                      channel: watch.channel, object: watch.ownerID, registration: armed.registration,
+                      cause: change), context: context)
+            watch.armed = nil
+            watch.generation += 1
+            fire = (sequence, armed.onChange)
+            next = watch.apply.map { ($0, watch.generation) }
+            watch.nesting += 1
+        }
+        guard let fire else { return }
+        recorder.withFrame(fire.sequence, context: context) {
+            if let scope {
+                RegistryScope.$provider.withValue(scope) { fire.onChange() }
+            } else {
+                fire.onChange()
+            }
+        }
+        recorder.withLock { watch.nesting -= 1 }
+        // `onChange` may have armed the next registration itself; if not, keep watching.
+        guard let next, recorder.withLock({ watch.generation == next.generation }) else { return }
+        register(next.apply, watch: watch, generation: next.generation)
+    }
+}
+
+extension HarnessRegistries: ObservationTrackingProvider {}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import ObserverHarness
+
+extension Rules {
+    @Suite struct ObservationNotRearmed {
+        static let rule = "observation-not-rearmed"
+
+        typealias Cart = ObservableCart
+        typealias Badge = ObservingCartBadge
+
+        @Test func firesWhenOnChangeDoesNotObserveAgainAndTheValueChangesTwice() throws {
+            let harness = Harness()
+            let cart = Cart()
+            let badge = Badge(cart: cart, rearms: false)
+            withObserverHarness(harness) { badge.observe() }
+            cart.count = 1
+            cart.count = 2
+            #expect(badge.firings == 1)
+            let finding = try #require(harness.analyze().onlyFinding(of: Self.rule))
+            #expect(finding.severity == .warning)
+            #expect(finding.site?.line == Badge.observeLine)
+            #expect(finding.objects.count == 1)
+            #expect(finding.message.contains("fired its onChange once"), "\(finding.message)")
+        }
+
+        @Test func isQuietForAnObserverThatObservesAgainFromOnChange() {
+            let harness = Harness()
+            let cart = Cart()
+            let badge = Badge(cart: cart, rearms: true)
+            withObserverHarness(harness) { badge.observe() }
+            cart.count = 1
+            cart.count = 2
+            cart.count = 3
+            #expect(badge.firings == 3)
+            harness.analyze().expectNone(of: Self.rule)
+        }
+
+        @Test func onChangeReadsTheOldValueAsTheFrameworkDoes() {
+            let harness = Harness()
+            let cart = Cart()
+            let badge = Badge(cart: cart, rearms: true)
+            withObserverHarness(harness) { badge.observe() }
+            cart.count = 5
+            // Re-armed inside onChange, before the set: it read the old value.
+            #expect(badge.shown == 0)
+        }
+
+        @Test @MainActor func onChangeRunOnAnotherThreadIsDeliveryOffIsolation() async throws {
+            let harness = Harness()
+            let cart = Cart()
+            withObserverHarness(harness) {
+                _ = Observers.withObservationTracking({ cart.count }, onChange: {})
+            }
+            await Task.detached { cart.count = 1 }.value
+            let finding = try #require(harness.analyze().onlyFinding(of: "delivery-off-isolation"))
+            #expect(finding.message.contains("onChange"), "\(finding.message)")
+        }
+
+        @Test func withoutAHarnessItIsTheFrameworksOwn() {
+            let cart = Cart()
+            let badge = Badge(cart: cart, rearms: false)
+            badge.observe()
+            cart.count = 1
+            cart.count = 2
+            #expect(badge.firings == 1)
+        }
+
+        // MARK: Scenarios
+
+        static let registries = #"{ "model": { "kind": "observable" } }"#
+
+        @Test func firesForAScenarioObserverThatDoesNotObserveAgain() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
+                    "handler": [ { "read": "cart.count" } ], "site": "CartBadge.swift:20" },
+                  { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 1 },
+                  { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 2 }
+                ]
+                """, registries: Self.registries).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.step == 2)
+            #expect(finding.site?.description == "CartBadge.swift:20")
+            #expect(finding.objects == ["badge"])
+        }
+
+        @Test func aHandlerThatSetsWhatItTracksAndObservesAgainIsACycle() throws {
+            let report = try InlineScenario("""
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "badge", "methods": { "refresh": [
+                    { "observe": { "registry": "model", "observer": "self", "object": "cart", "property": "count",
+                                   "method": "refresh" } },
+                    { "set": { "registry": "model", "object": "cart", "property": "count", "value": 0 } } ] } },
+                  { "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
+                    "method": "refresh" },
+                  { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 1 }
+                ]
+                """, registries: Self.registries).report()
+            #expect(report.findings(of: "notification-cycle").count == 1)
+        }
+    }
+}
