@@ -68,7 +68,7 @@ final class Registration<Handler>: @unchecked Sendable {
     /// Whether it matches a post on `channel` from `sender` (0 = no sender).
     @inline(__always)
     func matches(channel: UInt32, sender: UInt32) -> Bool {
-        (anyChannel || self.channel == channel) && (senderID == 0 || senderID == sender) && !pruned
+        (anyChannel || self.channel == channel) && (senderID == 0 || senderID == sender)
     }
 }
 
@@ -267,6 +267,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         // post's cost. (A handler that changes the list pays for one copy.)
         var snapshot: [Registration<Handler>] = []
         var ordinal = -1
+        var orderedReceivers: [Registration<Handler>] = []
         var cut = false
         recorder.withLock {
             recorder.noticeDeallocationsLocked()
@@ -282,11 +283,11 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             // Only an order policy needs the post's ordinal among posts with
             // several receivers; registration order skips the count.
             if !order.isRegistrationOrder {
-                var receiverCount = 0
-                for registration in snapshot where registration.matches(channel: channelID, sender: senderID) {
-                    receiverCount += 1
+                // `pruned` is lock-guarded: the receivers are chosen here.
+                orderedReceivers = snapshot.filter {
+                    $0.matches(channel: channelID, sender: senderID) && !$0.pruned
                 }
-                if receiverCount > 1 {
+                if orderedReceivers.count > 1 {
                     ordinal = multiReceiverPosts
                     multiReceiverPosts += 1
                 }
@@ -300,7 +301,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                        senderID: senderID, context: context, deliver: deliver)
             return
         }
-        var receivers = snapshot.filter { $0.matches(channel: channelID, sender: senderID) }
+        var receivers = orderedReceivers
         var orderContext = DeliveryContext(registry: name, channel: channel, receiverCount: receivers.count,
                                            postOrdinal: ordinal)
         orderContext.postSequence = postSequence
@@ -367,7 +368,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         var deliverySequence: UInt32 = 0
         let shouldRun: Bool = recorder.withLock {
             // Removed during an earlier delivery of this post: nothing more.
-            guard registration.isActive else { return false }
+            guard registration.isActive, !registration.pruned else { return false }
             // A block registration has no observer object: no weak load.
             guard registration.hasObserverObject else {
                 deliverySequence = recorder.appendDeliveryLocked(
