@@ -17,8 +17,9 @@ public func fuzzBaseline(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let set = ReportSet(reports: [Report(scenario: "s", eventCount: 1, replays: 1, findings: [finding])])
         _ = set.applying(baseline).jsonText()
     } catch {
-        precondition(error.path == "fuzz.baseline.json" && error.line >= 1 && error.column >= 1,
-                     "an input error without a position: \(error)")
+        precondition(
+            error.path == "fuzz.baseline.json" && error.line >= 1 && error.column >= 1,
+            "an input error without a position: \(error)")
     }
     return 0
 }

@@ -9,8 +9,11 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCommandLine(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
-    let words = count == 0 ? [] : bytes.split(separator: 0, omittingEmptySubsequences: false)
-        .map { String(decoding: $0, as: UTF8.self) }
+    let words =
+        count == 0
+        ? []
+        : bytes.split(separator: 0, omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
     do {
         let arguments = try Arguments.parse(words)
         if case .help(let topic) = arguments.command { _ = topic?.text ?? CommandUsage.overview }
@@ -20,8 +23,9 @@ public func fuzzCommandLine(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt
         let diagnostic = error.diagnostic(words)
         precondition(diagnostic.hasPrefix(prefix), "not a command-line diagnostic: \(diagnostic)")
         let column = Int(diagnostic.dropFirst(prefix.count).prefix { $0 != ":" }) ?? 0
-        precondition(column >= 13 && column <= line.unicodeScalars.count + 2,
-                     "column \(column) is outside the line: \(diagnostic)")
+        precondition(
+            column >= 13 && column <= line.unicodeScalars.count + 2,
+            "column \(column) is outside the line: \(diagnostic)")
         precondition(error.text(words).hasSuffix("\n"), "a usage error without its usage")
     }
     return 0

@@ -18,8 +18,9 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let again = try ReportSet.parse(Array(json.utf8), path: "written.json")
         precondition(again.jsonText() == json, "a written report set does not read back as written")
     } catch {
-        precondition(error.path == "fuzz.report.json" && error.line >= 1 && error.column >= 1,
-                     "an input error without a position: \(error)")
+        precondition(
+            error.path == "fuzz.report.json" && error.line >= 1 && error.column >= 1,
+            "an input error without a position: \(error)")
     }
     return 0
 }

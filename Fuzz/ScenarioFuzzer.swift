@@ -15,8 +15,9 @@ public func fuzzScenario(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = report.text()
         _ = ReportSet(reports: [report]).sarifText(toolVersion: "fuzz")
     } catch {
-        precondition(error.path == "fuzz.scenario.json" && error.line >= 1 && error.column >= 1,
-                     "an input error without a position: \(error)")
+        precondition(
+            error.path == "fuzz.scenario.json" && error.line >= 1 && error.column >= 1,
+            "an input error without a position: \(error)")
     }
     return 0
 }

@@ -20,16 +20,20 @@ public func fuzzTrace(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = ReportSet(reports: [report]).sarifText(toolVersion: "fuzz")
         for warning in trace.warnings { precondition(warning.line >= 1, "a warning without a line: \(warning)") }
     } catch {
-        precondition(error.path == "fuzz.trace.jsonl" && error.line >= 1 && error.column >= 1,
-                     "an input error without a position: \(error)")
+        precondition(
+            error.path == "fuzz.trace.jsonl" && error.line >= 1 && error.column >= 1,
+            "an input error without a position: \(error)")
     }
     return 0
 }
 
 @_cdecl("LLVMFuzzerInitialize")
-public func initializeTraceFuzzer(_ argc: UnsafeMutablePointer<CInt>,
-                                  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>)
-    -> CInt {
+public func initializeTraceFuzzer(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
+)
+    -> CInt
+{
     guard let output = ProcessInfo.processInfo.environment["OBSERVER_HARNESS_TRACE_SEEDS"] else { return 0 }
     let folders = (1..<Int(argc.pointee)).compactMap { argv.pointee[$0].map { String(cString: $0) } }
     var written = 0
@@ -37,7 +41,8 @@ public func initializeTraceFuzzer(_ argc: UnsafeMutablePointer<CInt>,
         let golden = GoldenDirectory(URL(fileURLWithPath: folder))
         for file in golden.scenarioFiles() {
             guard let scenario = try? Scenario.load(contentsOf: file),
-                  let result = try? Replay(scenario, schedule: Schedule()).run() else { continue }
+                let result = try? Replay(scenario, schedule: Schedule()).run()
+            else { continue }
             let name = golden.relativePath(file).replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: ".scenario.json", with: ".trace.jsonl")
             let target = URL(fileURLWithPath: output).appendingPathComponent(name)

@@ -8,31 +8,39 @@ import PackageDescription
 let package = Package(
     name: "PodcastApp",
     dependencies: [
-        .package(name: "ObserverHarness", path: "../.."),
+        .package(name: "ObserverHarness", path: "../..")
     ],
     targets: [
         // The app: sessions, a feed, downloads, a player, settings, search,
         // keyboard handling and a library of subscribed shows.
-        .target(name: "Podcast", dependencies: [
-            .product(name: "ObserverHarnessInterface", package: "ObserverHarness"),
-        ]),
+        .target(
+            name: "Podcast",
+            dependencies: [
+                .product(name: "ObserverHarnessInterface", package: "ObserverHarness")
+            ]),
         // Drives the app's screens inside a harness, once for both test
         // frameworks (as swift-collections keeps its test support in a target).
-        .target(name: "PodcastTestSupport", dependencies: [
-            "Podcast",
-            .product(name: "ObserverHarness", package: "ObserverHarness"),
-            .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
-        ], path: "Tests/PodcastTestSupport"),
-        .testTarget(name: "PodcastTests", dependencies: [
-            "Podcast", "PodcastTestSupport",
-            .product(name: "ObserverHarness", package: "ObserverHarness"),
-            .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
-        ]),
-        .testTarget(name: "PodcastXCTests", dependencies: [
-            "Podcast", "PodcastTestSupport",
-            .product(name: "ObserverHarness", package: "ObserverHarness"),
-            .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
-        ]),
+        .target(
+            name: "PodcastTestSupport",
+            dependencies: [
+                "Podcast",
+                .product(name: "ObserverHarness", package: "ObserverHarness"),
+                .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
+            ], path: "Tests/PodcastTestSupport"),
+        .testTarget(
+            name: "PodcastTests",
+            dependencies: [
+                "Podcast", "PodcastTestSupport",
+                .product(name: "ObserverHarness", package: "ObserverHarness"),
+                .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
+            ]),
+        .testTarget(
+            name: "PodcastXCTests",
+            dependencies: [
+                "Podcast", "PodcastTestSupport",
+                .product(name: "ObserverHarness", package: "ObserverHarness"),
+                .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "ShopApp",
     dependencies: [
-        .package(name: "ObserverHarness", path: "../.."),
+        .package(name: "ObserverHarness", path: "../..")
     ],
     targets: [
         // The app: product list, cells with a delegate, a cart. It links only
@@ -14,16 +14,20 @@ let package = Package(
         .target(name: "Shop", dependencies: [.product(name: "ObserverHarnessInterface", package: "ObserverHarness")]),
         // The same checks written twice, once per test framework. Only tests
         // link the harness.
-        .testTarget(name: "ShopTests", dependencies: [
-            "Shop",
-            .product(name: "ObserverHarness", package: "ObserverHarness"),
-            .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
-        ]),
-        .testTarget(name: "ShopXCTests", dependencies: [
-            "Shop",
-            .product(name: "ObserverHarness", package: "ObserverHarness"),
-            .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
-        ]),
+        .testTarget(
+            name: "ShopTests",
+            dependencies: [
+                "Shop",
+                .product(name: "ObserverHarness", package: "ObserverHarness"),
+                .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
+            ]),
+        .testTarget(
+            name: "ShopXCTests",
+            dependencies: [
+                "Shop",
+                .product(name: "ObserverHarness", package: "ObserverHarness"),
+                .product(name: "ObserverHarnessTesting", package: "ObserverHarness"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

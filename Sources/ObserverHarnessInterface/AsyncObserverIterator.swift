@@ -83,8 +83,11 @@ package final class AsyncObserverIterator<Element: Sendable>: AsyncIteratorProto
     package func receive(_ value: Element, tag: UInt32 = 0) {
         var droppedTag: UInt32?
         var accepted = false
-        let resumption = lock.locked { () -> (UnsafeContinuation<(value: Element, tag: UInt32)?, Never>,
-                                               (value: Element, tag: UInt32))? in
+        let resumption = lock.locked {
+            () -> (
+                UnsafeContinuation<(value: Element, tag: UInt32)?, Never>,
+                (value: Element, tag: UInt32)
+            )? in
             guard !isEnded else { return nil }
             accepted = true
             events?.buffered(tag: tag)
@@ -132,8 +135,11 @@ package final class AsyncObserverIterator<Element: Sendable>: AsyncIteratorProto
     /// Ends the observation once: waiting loops get nil, the buffer is
     /// emptied and the registration removed.
     package func end(_ how: AsyncObservationEnd) {
-        let ended = lock.locked { () -> (waiting: [UnsafeContinuation<(value: Element, tag: UInt32)?, Never>],
-                                         unregister: (@Sendable () -> Void)?)? in
+        let ended = lock.locked {
+            () -> (
+                waiting: [UnsafeContinuation<(value: Element, tag: UInt32)?, Never>],
+                unregister: (@Sendable () -> Void)?
+            )? in
             guard !isEnded else { return nil }
             isEnded = true
             buffer.removeAll()

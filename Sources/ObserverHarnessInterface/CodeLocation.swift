@@ -40,8 +40,10 @@ public struct CodeLocation: Sendable {
     /// for nonisolated code (and for calls that are not registrations).
     public var isolation: (any Actor)?
 
-    public init(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = nil) {
+    public init(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = nil
+    ) {
         self.fileID = fileID
         self.filePath = filePath
         self.line = line

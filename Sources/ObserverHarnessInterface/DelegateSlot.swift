@@ -28,10 +28,12 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
 
     /// `owner`'s delegate slot, weak unless `hold` says otherwise; `name` is how
     /// reports name it when it is instrumented.
-    public init(of owner: AnyObject, as type: Delegate.Type = Delegate.self, hold: Hold = .weak,
-                name: String = "delegate",
-                fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                line: UInt = #line, column: UInt = #column) {
+    public init(
+        of owner: AnyObject, as type: Delegate.Type = Delegate.self, hold: Hold = .weak,
+        name: String = "delegate",
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
         self.hold = hold
         backend = RegistryScope.provider?.delegateSlot(
             name: name, of: owner, protocol: Delegate.self, hold: hold,
@@ -54,13 +56,18 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
 
     /// Assigns the delegate (`nil` clears it). `isolation` records the
     /// caller's actor for the harness.
-    public func set(_ delegate: Delegate?,
-                    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                    line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation) {
+    public func set(
+        _ delegate: Delegate?,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation
+    ) {
         let object = delegate.map { classInstance($0, for: "DelegateSlot") }
         if let backend {
-            backend.set(object, location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
-                                                       isolation: isolation))
+            backend.set(
+                object,
+                location: CodeLocation(
+                    fileID: fileID, filePath: filePath, line: line, column: column,
+                    isolation: isolation))
             return
         }
         let held = delegate.flatMap { delegate in object.map { HeldObserver(delegate, object: $0, hold: hold) } }
@@ -80,12 +87,15 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
     /// let shouldSelect = delegate.call { $0.tableView(self, shouldSelectRowAt: index) } ?? true
     /// ```
     @inlinable @discardableResult
-    public func call<Result>(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                             line: UInt = #line, column: UInt = #column,
-                             _ body: (Delegate) -> Result) -> Result? {
+    public func call<Result>(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column,
+        _ body: (Delegate) -> Result
+    ) -> Result? {
         if isInstrumented {
-            return instrumentedCall(location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-                                    body)
+            return instrumentedCall(
+                location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+                body)
         }
         // Pinned under the lock: copying `current` out would copy its weak reference.
         return lock.locked { current?.pin() }?.call(body)

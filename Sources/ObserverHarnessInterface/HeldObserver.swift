@@ -62,7 +62,9 @@ struct HeldObserver<Observer> {
     @inlinable func pin() -> PinnedObserver<Observer>? {
         if let strong { return PinnedObserver(object: nil, bits: bits, observer: strong) }
         guard let object = weakObject else { return nil }
-        guard Self.fitsInline else { return (object as? Observer).map { PinnedObserver(object: nil, bits: bits, observer: $0) } }
+        guard Self.fitsInline else {
+            return (object as? Observer).map { PinnedObserver(object: nil, bits: bits, observer: $0) }
+        }
         return PinnedObserver(object: object, bits: bits, observer: nil)
     }
 }
@@ -94,8 +96,9 @@ struct PinnedObserver<Observer> {
 /// and delegates are objects (a value has no identity to remove or hold weakly).
 @inlinable
 func classInstance<Value>(_ value: Value, for registry: String) -> AnyObject {
-    precondition(type(of: value as Any) is AnyClass,
-                 "\(registry) holds objects; \(type(of: value as Any)) is a value type")
+    precondition(
+        type(of: value as Any) is AnyClass,
+        "\(registry) holds objects; \(type(of: value as Any)) is a value type")
     return value as AnyObject
 }
 

@@ -30,8 +30,9 @@ extension NotificationCenterProtocol {
         named name: Notification.Name, object: AnyObject? = nil, owner: AnyObject? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> AsyncObserverSequence<PostedNotification> {
-        notifications(named: name, object: object, owner: owner,
-                      location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        notifications(
+            named: name, object: object, owner: owner,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 }
 
@@ -42,27 +43,33 @@ extension NotificationCenterProtocol {
     /// Foundation's `addObserver(of:for:using:)` for a `MainActorMessage`
     /// and an identifier. Keep the token: dropping it ends the observation at
     /// once (`_ = center.addObserver(…)` never fires).
-    public func addObserver<Identifier: NotificationCenter.MessageIdentifier,
-                            Message: NotificationCenter.MainActorMessage>(
+    public func addObserver<
+        Identifier: NotificationCenter.MessageIdentifier,
+        Message: NotificationCenter.MainActorMessage
+    >(
         of subject: Message.Subject, for identifier: Identifier,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         using observer: @escaping @MainActor (Message) -> Void
     ) -> NotificationCenter.ObservationToken where Identifier.MessageType == Message, Message.Subject: AnyObject {
-        addObserver(of: Optional(subject), for: Message.self,
-                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-                    using: observer)
+        addObserver(
+            of: Optional(subject), for: Message.self,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            using: observer)
     }
 
     /// Foundation's `addObserver(of:for:using:)` for every subject of a type.
-    public func addObserver<Identifier: NotificationCenter.MessageIdentifier,
-                            Message: NotificationCenter.MainActorMessage>(
+    public func addObserver<
+        Identifier: NotificationCenter.MessageIdentifier,
+        Message: NotificationCenter.MainActorMessage
+    >(
         of subject: Message.Subject.Type, for identifier: Identifier,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         using observer: @escaping @MainActor (Message) -> Void
     ) -> NotificationCenter.ObservationToken where Identifier.MessageType == Message {
-        addObserver(ofEvery: subject, for: Message.self,
-                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-                    using: observer)
+        addObserver(
+            ofEvery: subject, for: Message.self,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            using: observer)
     }
 
     /// Foundation's `addObserver(of:for:using:)` by message type:
@@ -77,9 +84,10 @@ extension NotificationCenterProtocol {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         using observer: @escaping @MainActor (Message) -> Void
     ) -> NotificationCenter.ObservationToken where Message.Subject: AnyObject {
-        addObserver(of: subject, for: messageType,
-                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-                    using: observer)
+        addObserver(
+            of: subject, for: messageType,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            using: observer)
     }
 
     /// Foundation's `post(_:subject:)`: delivers synchronously, on the main actor.
@@ -88,8 +96,9 @@ extension NotificationCenterProtocol {
         _ message: Message, subject: Message.Subject,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) where Message.Subject: AnyObject {
-        post(message, subject: subject,
-             location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        post(
+            message, subject: subject,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Foundation's `post(_:)` of a main-actor message with no subject.
@@ -105,27 +114,33 @@ extension NotificationCenterProtocol {
 
     /// Foundation's `addObserver(of:for:using:)` for an `AsyncMessage` and an
     /// identifier: the observer runs later, off the posting thread.
-    public func addObserver<Identifier: NotificationCenter.MessageIdentifier,
-                            Message: NotificationCenter.AsyncMessage>(
+    public func addObserver<
+        Identifier: NotificationCenter.MessageIdentifier,
+        Message: NotificationCenter.AsyncMessage
+    >(
         of subject: Message.Subject, for identifier: Identifier,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         using observer: @escaping @Sendable (Message) async -> Void
     ) -> NotificationCenter.ObservationToken where Identifier.MessageType == Message, Message.Subject: AnyObject {
-        addObserver(of: Optional(subject), for: Message.self,
-                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-                    using: observer)
+        addObserver(
+            of: Optional(subject), for: Message.self,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            using: observer)
     }
 
     /// Foundation's `addObserver(of:for:using:)` for every subject of a type.
-    public func addObserver<Identifier: NotificationCenter.MessageIdentifier,
-                            Message: NotificationCenter.AsyncMessage>(
+    public func addObserver<
+        Identifier: NotificationCenter.MessageIdentifier,
+        Message: NotificationCenter.AsyncMessage
+    >(
         of subject: Message.Subject.Type, for identifier: Identifier,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         using observer: @escaping @Sendable (Message) async -> Void
     ) -> NotificationCenter.ObservationToken where Identifier.MessageType == Message {
-        addObserver(ofEvery: subject, for: Message.self,
-                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-                    using: observer)
+        addObserver(
+            ofEvery: subject, for: Message.self,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            using: observer)
     }
 
     /// Foundation's `addObserver(of:for:using:)` for an `AsyncMessage` type.
@@ -134,9 +149,10 @@ extension NotificationCenterProtocol {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         using observer: @escaping @Sendable (Message) async -> Void
     ) -> NotificationCenter.ObservationToken where Message.Subject: AnyObject {
-        addObserver(of: subject, for: messageType,
-                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-                    using: observer)
+        addObserver(
+            of: subject, for: messageType,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            using: observer)
     }
 
     /// Foundation's `post(_:subject:)` of an async message: observers run later.
@@ -144,8 +160,9 @@ extension NotificationCenterProtocol {
         _ message: Message, subject: Message.Subject,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) where Message.Subject: AnyObject {
-        post(message, subject: subject,
-             location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        post(
+            message, subject: subject,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Foundation's `post(_:)` of an async message with no subject.
@@ -174,8 +191,9 @@ extension NotificationCenterProtocol {
         of subject: Message.Subject, for identifier: Identifier, bufferSize limit: Int = 10, owner: AnyObject? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> AsyncObserverSequence<Message> where Identifier.MessageType == Message, Message.Subject: AnyObject {
-        messages(of: Optional(subject), for: Message.self, bufferSize: limit, owner: owner,
-                 location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        messages(
+            of: Optional(subject), for: Message.self, bufferSize: limit, owner: owner,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Foundation's `messages(of:for:bufferSize:)` for every subject of a type.
@@ -184,8 +202,9 @@ extension NotificationCenterProtocol {
         owner: AnyObject? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> AsyncObserverSequence<Message> where Identifier.MessageType == Message {
-        messages(ofEvery: subject, for: Message.self, bufferSize: limit, owner: owner,
-                 location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        messages(
+            ofEvery: subject, for: Message.self, bufferSize: limit, owner: owner,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Foundation's `messages(of:for:bufferSize:)` by message type:
@@ -200,8 +219,9 @@ extension NotificationCenterProtocol {
         owner: AnyObject? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> AsyncObserverSequence<Message> where Message.Subject: AnyObject {
-        messages(of: subject, for: messageType, bufferSize: limit, owner: owner,
-                 location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        messages(
+            of: subject, for: messageType, bufferSize: limit, owner: owner,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 }
 
@@ -209,8 +229,10 @@ extension NotificationCenterProtocol {
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension NotificationCenter {
-    public func notifications(named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
-                              location: CodeLocation) -> AsyncObserverSequence<PostedNotification> {
+    public func notifications(
+        named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
+        location: CodeLocation
+    ) -> AsyncObserverSequence<PostedNotification> {
         // Only its identity is used, as the sender filter.
         nonisolated(unsafe) let object = object
         return AsyncObserverSequence { [self] in

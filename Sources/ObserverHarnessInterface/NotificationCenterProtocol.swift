@@ -20,12 +20,15 @@ import Foundation
 /// app's code. The protocol is `Sendable`: a center can be captured in a
 /// `Task {}` or an `OperationQueue` block.
 public protocol NotificationCenterProtocol: AnyObject, Sendable {
-    func addObserver(forName name: Notification.Name?, object: Any?, queue: OperationQueue?,
-                     location: CodeLocation,
-                     using block: @escaping @Sendable (Notification) -> Void) -> any NSObjectProtocol
+    func addObserver(
+        forName name: Notification.Name?, object: Any?, queue: OperationQueue?,
+        location: CodeLocation,
+        using block: @escaping @Sendable (Notification) -> Void
+    ) -> any NSObjectProtocol
     #if canImport(ObjectiveC)
-    func addObserver(_ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
-                     location: CodeLocation)
+        func addObserver(
+            _ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
+            location: CodeLocation)
     #endif
     func removeObserver(_ observer: Any, location: CodeLocation)
     func removeObserver(_ observer: Any, name: Notification.Name?, object: Any?, location: CodeLocation)
@@ -36,8 +39,10 @@ public protocol NotificationCenterProtocol: AnyObject, Sendable {
     // Foundation's labels (NotificationCenterProtocol+Messages.swift).
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    func notifications(named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
-                       location: CodeLocation) -> AsyncObserverSequence<PostedNotification>
+    func notifications(
+        named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
+        location: CodeLocation
+    ) -> AsyncObserverSequence<PostedNotification>
 
     @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
     func addObserver<Message: NotificationCenter.MainActorMessage>(
@@ -92,23 +97,28 @@ extension NotificationCenterProtocol {
         isolation: (any Actor)? = #isolation,
         using block: @escaping @Sendable (Notification) -> Void
     ) -> any NSObjectProtocol {
-        addObserver(forName: name, object: object, queue: queue,
-                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
-                                           isolation: isolation),
-                    using: block)
+        addObserver(
+            forName: name, object: object, queue: queue,
+            location: CodeLocation(
+                fileID: fileID, filePath: filePath, line: line, column: column,
+                isolation: isolation),
+            using: block)
     }
 
     #if canImport(ObjectiveC)
-    /// Foundation's `addObserver(_:selector:name:object:)`.
-    public func addObserver(
-        _ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
-        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
-        isolation: (any Actor)? = #isolation
-    ) {
-        addObserver(observer, selector: selector, name: name, object: object,
-                    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
-                                           isolation: isolation))
-    }
+        /// Foundation's `addObserver(_:selector:name:object:)`.
+        public func addObserver(
+            _ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
+            fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+            column: UInt = #column,
+            isolation: (any Actor)? = #isolation
+        ) {
+            addObserver(
+                observer, selector: selector, name: name, object: object,
+                location: CodeLocation(
+                    fileID: fileID, filePath: filePath, line: line, column: column,
+                    isolation: isolation))
+        }
     #endif
 
     /// Foundation's `removeObserver(_:)`.
@@ -124,8 +134,9 @@ extension NotificationCenterProtocol {
         _ observer: Any, name: Notification.Name?, object: Any?,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        removeObserver(observer, name: name, object: object,
-                       location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        removeObserver(
+            observer, name: name, object: object,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Foundation's `post(_:)`.
@@ -141,23 +152,28 @@ extension NotificationCenterProtocol {
         name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        post(name: name, object: object, userInfo: userInfo,
-             location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        post(
+            name: name, object: object, userInfo: userInfo,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 }
 
 extension NotificationCenter: NotificationCenterProtocol {
-    public func addObserver(forName name: Notification.Name?, object: Any?, queue: OperationQueue?,
-                            location: CodeLocation,
-                            using block: @escaping @Sendable (Notification) -> Void) -> any NSObjectProtocol {
+    public func addObserver(
+        forName name: Notification.Name?, object: Any?, queue: OperationQueue?,
+        location: CodeLocation,
+        using block: @escaping @Sendable (Notification) -> Void
+    ) -> any NSObjectProtocol {
         addObserver(forName: name, object: object, queue: queue, using: block)
     }
 
     #if canImport(ObjectiveC)
-    public func addObserver(_ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
-                            location: CodeLocation) {
-        addObserver(observer, selector: selector, name: name, object: object)
-    }
+        public func addObserver(
+            _ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
+            location: CodeLocation
+        ) {
+            addObserver(observer, selector: selector, name: name, object: object)
+        }
     #endif
 
     public func removeObserver(_ observer: Any, location: CodeLocation) {

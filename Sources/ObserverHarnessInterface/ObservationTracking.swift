@@ -41,7 +41,8 @@ extension Observers {
         }
         return tracker.track(
             apply, onChange: onChange(), owner: owner,
-            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column, isolation: isolation))
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column, isolation: isolation)
+        )
     }
 }
 
@@ -52,6 +53,8 @@ package protocol ObservationTrackingProvider: RegistryProvider {
 
 /// The harness's side of ``Observers/withObservationTracking(_:onChange:owner:fileID:filePath:line:column:isolation:)``.
 package protocol ObservationTrackingBackend: AnyObject, Sendable {
-    func track<T>(_ apply: @escaping () -> T, onChange: @escaping @Sendable () -> Void, owner: AnyObject?,
-                  location: CodeLocation) -> T
+    func track<T>(
+        _ apply: @escaping () -> T, onChange: @escaping @Sendable () -> Void, owner: AnyObject?,
+        location: CodeLocation
+    ) -> T
 }

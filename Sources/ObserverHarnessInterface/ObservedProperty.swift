@@ -35,9 +35,11 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
     private var handlers: [Handler] = []  // guarded by `lock`
 
     /// A property named `property` of `owner`.
-    public init(_ property: String, of owner: AnyObject, initialValue: Value,
-                fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                line: UInt = #line, column: UInt = #column) {
+    public init(
+        _ property: String, of owner: AnyObject, initialValue: Value,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
         storage = initialValue
         backend = RegistryScope.provider?.observedProperty(
             property, of: owner, location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
@@ -53,15 +55,18 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
     public var value: Value { lock.locked { storage } }
 
     /// Sets the value and notifies every observer.
-    public func set(_ newValue: Value,
-                    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                    line: UInt = #line, column: UInt = #column) {
+    public func set(
+        _ newValue: Value,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
         let (change, snapshot) = lock.locked {
             defer { storage = newValue }
             return (Change(oldValue: storage, newValue: newValue), handlers)
         }
         if let backend {
-            backend.didSet(change, location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            backend.didSet(
+                change, location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
             return
         }
         for handler in snapshot {
@@ -85,9 +90,12 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
         handler: @escaping (Observer, Change) -> Void
     ) {
         if let backend {
-            backend.addObserver(observer, hold: hold,
-                                location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
-                                                       isolation: isolation)) {
+            backend.addObserver(
+                observer, hold: hold,
+                location: CodeLocation(
+                    fileID: fileID, filePath: filePath, line: line, column: column,
+                    isolation: isolation)
+            ) {
                 // The backend hands back the observer added here, and the change `set` gave it.
                 handler(unsafeDowncast($0, to: Observer.self), $1 as! Change)
             }
@@ -100,12 +108,15 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
     }
 
     /// KVO's `removeObserver(_:forKeyPath:)`.
-    public func removeObserver(_ observer: AnyObject,
-                               fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                               line: UInt = #line, column: UInt = #column) {
+    public func removeObserver(
+        _ observer: AnyObject,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
         if let backend {
-            backend.removeObserver(observer,
-                                   location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            backend.removeObserver(
+                observer,
+                location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
             return
         }
         let identity = ObjectIdentifier(observer)
@@ -124,12 +135,15 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
     /// ```swift
     /// observation = cover.image.observe { change in spinner.isHidden = change.newValue != nil }
     /// ```
-    public func observe(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                        line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation,
-                        _ handler: @escaping (Change) -> Void) -> PropertyObservation {
+    public func observe(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation,
+        _ handler: @escaping (Change) -> Void
+    ) -> PropertyObservation {
         let token = PropertyObservation()
-        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
-                                    isolation: isolation)
+        let location = CodeLocation(
+            fileID: fileID, filePath: filePath, line: line, column: column,
+            isolation: isolation)
         if let backend {
             token.end = backend.observe(token: token, location: location) { handler($0 as! Change) }
             return token
@@ -163,8 +177,10 @@ public final class PropertyObservation: @unchecked Sendable {
     fileprivate var end: (@Sendable (CodeLocation?) -> Void)?
 
     /// Ends the observation.
-    public func invalidate(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                           line: UInt = #line, column: UInt = #column) {
+    public func invalidate(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
         end?(CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         end = nil
     }

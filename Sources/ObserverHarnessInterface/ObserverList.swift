@@ -41,8 +41,10 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     @usableFromInline var entries: [Entry] = []  // guarded by `lock`
 
     /// A list; `name` is how reports name it when it is instrumented.
-    public init(_ name: String = "observers", of type: Observer.Type = Observer.self, hold: Hold = .strong,
-                dedupe: Bool = false) {
+    public init(
+        _ name: String = "observers", of type: Observer.Type = Observer.self, hold: Hold = .strong,
+        dedupe: Bool = false
+    ) {
         self.hold = hold
         self.dedupe = dedupe
         backend = RegistryScope.provider?.observerList(name: name, hold: hold, dedupe: dedupe)
@@ -63,19 +65,25 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     /// Adds `observer` on `channel`; `hold` overrides the list's own.
     /// `isolation` records the caller's actor for the harness.
     @inlinable
-    public func add(_ observer: Observer, channel: String = "", hold: Hold? = nil,
-                    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                    line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation) {
+    public func add(
+        _ observer: Observer, channel: String = "", hold: Hold? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation
+    ) {
         let object = classInstance(observer, for: "ObserverList")
         if isInstrumented {
-            return instrumentedAdd(object, channel: channel, hold: hold ?? self.hold,
-                                   location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
-                                                          isolation: isolation))
+            return instrumentedAdd(
+                object, channel: channel, hold: hold ?? self.hold,
+                location: CodeLocation(
+                    fileID: fileID, filePath: filePath, line: line, column: column,
+                    isolation: isolation))
         }
         let entry = Entry(observer: HeldObserver(observer, object: object, hold: hold ?? self.hold), channel: channel)
         lock.locked {
             entries.removeAll { !$0.observer.isAlive }
-            if dedupe, entries.contains(where: { $0.channel == channel && $0.observer.identity == entry.observer.identity }) {
+            if dedupe,
+                entries.contains(where: { $0.channel == channel && $0.observer.identity == entry.observer.identity })
+            {
                 return
             }
             entries.append(entry)
@@ -84,13 +92,16 @@ public final class ObserverList<Observer>: @unchecked Sendable {
 
     /// Removes `observer` from `channel`, or from every channel when `nil`.
     @inlinable
-    public func remove(_ observer: Observer, channel: String? = nil,
-                       fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                       line: UInt = #line, column: UInt = #column) {
+    public func remove(
+        _ observer: Observer, channel: String? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
         let object = classInstance(observer, for: "ObserverList")
         if isInstrumented {
-            return instrumentedRemove(object, channel: channel,
-                                      location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            return instrumentedRemove(
+                object, channel: channel,
+                location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
         let identity = ObjectIdentifier(object)
         lock.locked {
@@ -102,13 +113,16 @@ public final class ObserverList<Observer>: @unchecked Sendable {
 
     /// Calls `body` on every live observer of `channel`, in the order they were added.
     @inlinable
-    public func notify(channel: String = "",
-                       fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                       line: UInt = #line, column: UInt = #column, _ body: (Observer) -> Void) {
+    public func notify(
+        channel: String = "",
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column, _ body: (Observer) -> Void
+    ) {
         if isInstrumented {
-            return instrumentedNotify(channel: channel,
-                                      location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-                                      body)
+            return instrumentedNotify(
+                channel: channel,
+                location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+                body)
         }
         let snapshot = lock.locked { entries }
         // Read each entry in place: copying one would copy its weak reference.

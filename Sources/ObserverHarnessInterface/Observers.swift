@@ -40,7 +40,8 @@ public enum Observers {
 package protocol RegistryProvider: Sendable {
     var center: any NotificationCenterProtocol { get }
     func observerList(name: String, hold: Hold, dedupe: Bool) -> any ObserverListBackend
-    func observedProperty(_ property: String, of owner: AnyObject, location: CodeLocation) -> any ObservedPropertyBackend
+    func observedProperty(_ property: String, of owner: AnyObject, location: CodeLocation)
+        -> any ObservedPropertyBackend
     func delegateSlot(name: String, of owner: AnyObject, protocol: Any.Type, hold: Hold, location: CodeLocation)
         -> any DelegateSlotBackend
 }
@@ -65,14 +66,17 @@ package protocol ObserverListBackend: AnyObject, Sendable {
 package protocol ObservedPropertyBackend: AnyObject, Sendable {
     /// Records the set and delivers `change` (an `ObservedProperty<Value>.Change`).
     func didSet(_ change: Any, location: CodeLocation)
-    func addObserver(_ observer: AnyObject, hold: Hold, location: CodeLocation,
-                     handler: @escaping (AnyObject, Any) -> Void)
+    func addObserver(
+        _ observer: AnyObject, hold: Hold, location: CodeLocation,
+        handler: @escaping (AnyObject, Any) -> Void)
     func removeObserver(_ observer: AnyObject, location: CodeLocation)
     /// Starts a block observation owned by `token`; returns what ends it:
     /// called with the caller's location by `invalidate`, with nil when the
     /// token deallocates.
-    func observe(token: AnyObject, location: CodeLocation,
-                 handler: @escaping (Any) -> Void) -> (@Sendable (CodeLocation?) -> Void)?
+    func observe(
+        token: AnyObject, location: CodeLocation,
+        handler: @escaping (Any) -> Void
+    ) -> (@Sendable (CodeLocation?) -> Void)?
 }
 
 package protocol DelegateSlotBackend: AnyObject, Sendable {

@@ -11,15 +11,17 @@ public struct FindingExpectation: Sendable {
 
     /// No finding at or above `threshold` except the `allowed` rules.
     public static func none(allowing allowed: Set<String> = [], atOrAbove threshold: Severity = .warning)
-        -> FindingExpectation {
+        -> FindingExpectation
+    {
         FindingExpectation(required: [:], allowed: allowed, threshold: threshold)
     }
 
     /// Exactly these findings (by rule id, repeats counted) at or above
     /// `threshold`, and nothing else there.
     public static func exactly(_ rules: [String], atOrAbove threshold: Severity = .warning) -> FindingExpectation {
-        FindingExpectation(required: rules.reduce(into: [:]) { $0[$1, default: 0] += 1 }, allowed: [],
-                           threshold: threshold)
+        FindingExpectation(
+            required: rules.reduce(into: [:]) { $0[$1, default: 0] += 1 }, allowed: [],
+            threshold: threshold)
     }
 }
 
@@ -68,13 +70,16 @@ private func check(_ report: Report, _ expectation: FindingExpectation, here: Co
     for finding in unexpected {
         var message = [finding.line(withSite: false), finding.fixLine].compactMap { $0 }.joined(separator: "\n")
         if expectation.required[finding.rule] != nil {
-            message += "\n(expected \(expectation.required[finding.rule]!) \(finding.rule) finding(s); this is one more)"
+            message +=
+                "\n(expected \(expectation.required[finding.rule]!) \(finding.rule) finding(s); this is one more)"
         }
         recordFailure(message, at: finding.site?.codeLocation ?? here)
     }
     for (rule, missing) in remaining.sorted(by: { $0.key < $1.key }) where missing > 0 {
-        let known = RuleCatalog.descriptor(id: rule) == nil ? " (no rule has this id; `harness-cli rules` lists them)" : ""
-        recordFailure("expected \(missing) more \(rule) finding(s), but the harness reported "
-                      + "\(expectation.required[rule]! - missing)\(known)", at: here)
+        let known =
+            RuleCatalog.descriptor(id: rule) == nil ? " (no rule has this id; `harness-cli rules` lists them)" : ""
+        recordFailure(
+            "expected \(missing) more \(rule) finding(s), but the harness reported "
+                + "\(expectation.required[rule]! - missing)\(known)", at: here)
     }
 }

@@ -44,8 +44,9 @@ public func assertGolden(
     _ report: Report, named name: String, directory: URL? = nil, record: GoldenRecordMode? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
-    assertGolden(text: report.jsonText(), named: name, directory: directory, record: record,
-                 fileID: fileID, filePath: filePath, line: line, column: column)
+    assertGolden(
+        text: report.jsonText(), named: name, directory: directory, record: record,
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// ``assertGolden(_:named:directory:record:fileID:filePath:line:column:)`` for any text.
@@ -59,19 +60,22 @@ public func assertGolden(
         return
     }
     guard let file = GoldenFile(named: name, in: folder) else {
-        recordFailure("The golden name \"\(name)\" would leave \(folder.path): use a relative name with no \"..\" "
-                      + "component and no symbolic link on the way, such as \"checkout/add-to-cart\".", at: here)
+        recordFailure(
+            "The golden name \"\(name)\" would leave \(folder.path): use a relative name with no \"..\" "
+                + "component and no symbolic link on the way, such as \"checkout/add-to-cart\".", at: here)
         return
     }
     let mode = GoldenRecordMode.resolve(record)
     let comparison = file.compare(actual)
-    let shouldWrite = mode == .all || (mode == .failed && comparison != .matches)
+    let shouldWrite =
+        mode == .all || (mode == .failed && comparison != .matches)
         || (mode != .never && comparison == .missing)
     if shouldWrite {
         do {
             try file.write(actual)
-            recordFailure("Recorded \(file.url.path) (record mode: \(mode.rawValue)). Check it in, then re-run "
-                          + "without recording to verify.", at: here)
+            recordFailure(
+                "Recorded \(file.url.path) (record mode: \(mode.rawValue)). Check it in, then re-run "
+                    + "without recording to verify.", at: here)
         } catch {
             recordFailure("Could not record \(file.url.path): \(error.localizedDescription)", at: here)
         }
@@ -81,11 +85,13 @@ public func assertGolden(
     case .matches:
         return
     case .missing:
-        recordFailure("No golden file at \(file.url.path). Record it with OBSERVER_HARNESS_RECORD=missing "
-                      + "(or `record: .missing`); CI never records on its own.", at: here)
+        recordFailure(
+            "No golden file at \(file.url.path). Record it with OBSERVER_HARNESS_RECORD=missing "
+                + "(or `record: .missing`); CI never records on its own.", at: here)
     case .differs(let diff):
         let artifact = writeArtifact(actual, named: name)
-        recordFailure("""
+        recordFailure(
+            """
             The report differs from \(file.url.path):
             \(diff)
             Actual report written to \(artifact ?? "(could not write an artifact)").
@@ -96,7 +102,8 @@ public func assertGolden(
 
 private func writeArtifact(_ text: String, named name: String) -> String? {
     let environment = ProcessInfo.processInfo.environment
-    let folder = environment["OBSERVER_HARNESS_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
+    let folder =
+        environment["OBSERVER_HARNESS_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
         ?? FileManager.default.temporaryDirectory.appendingPathComponent("observer-harness-artifacts")
     guard let file = GoldenFile(named: name, in: folder) else { return nil }
     return (try? file.write(text)).map { file.url.path }

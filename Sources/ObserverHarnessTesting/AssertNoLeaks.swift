@@ -18,7 +18,8 @@ public func assertNoLeaks(
     let here = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let leaks = harness.outlivingObjects()
     for leak in leaks {
-        let message = "Potential leak: \(leak.description) was released but is still alive"
+        let message =
+            "Potential leak: \(leak.description) was released but is still alive"
             + (leak.heldBy.map { "; \($0)" } ?? "; nothing the harness recorded holds it (check closures and caches)")
         recordFailure(message, at: leak.site?.codeLocation ?? here)
     }

@@ -23,9 +23,10 @@ public func assertOrderIndependent<Value: Equatable>(
     guard let first = check.differing.first else { return }
     let others = check.differing.count > 1 ? " (and \(check.differing.count - 1) more orders)" : ""
     // Quoted as Swift writes them, so an empty string shows as "" rather than nothing.
-    recordFailure("The result depends on delivery order: registration order gives "
-                  + "\(String(reflecting: check.baseline)), \(first.order) gives \(String(reflecting: first.value))"
-                  + "\(others). Make the observers independent of each "
-                  + "other's order, or make the order explicit.",
-                  at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    recordFailure(
+        "The result depends on delivery order: registration order gives "
+            + "\(String(reflecting: check.baseline)), \(first.order) gives \(String(reflecting: first.value))"
+            + "\(others). Make the observers independent of each "
+            + "other's order, or make the order explicit.",
+        at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
 }

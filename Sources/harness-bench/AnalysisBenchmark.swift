@@ -22,11 +22,15 @@ struct AnalysisBenchmark {
             let recording = AppWorkload.recording(events: size)
             if size == options.traceEvents { kept = recording }
             var findings = 0
-            let seconds = Stopwatch.median(runs: options.analysisRuns(events: size), warmups: size >= 10_000_000 ? 0 : 1) {
+            let seconds = Stopwatch.median(
+                runs: options.analysisRuns(events: size), warmups: size >= 10_000_000 ? 0 : 1
+            ) {
                 Stopwatch.seconds { findings = recording.analyze(name: "app").findings.count }
             }
-            rows.append(Row(size: size, events: recording.eventCount, perSecond: Double(recording.eventCount) / seconds,
-                            findings: findings))
+            rows.append(
+                Row(
+                    size: size, events: recording.eventCount, perSecond: Double(recording.eventCount) / seconds,
+                    findings: findings))
         }
         return (rows, kept)
     }

@@ -67,9 +67,10 @@ struct AppWorkload {
         var tokens: [any NSObjectProtocol] = []
         for (k, screen) in screens.enumerated() {
             tokens.append(center.addObserver(forName: Self.names[(i + k) % 16], object: nil, queue: nil) { _ in })
-            tokens.append(center.addObserver(forName: Self.names[(i + 3 * k + 5) % 16], object: nil, queue: nil) { _ in
-                harness.noteAction(.read("cart.count"))
-            })
+            tokens.append(
+                center.addObserver(forName: Self.names[(i + 3 * k + 5) % 16], object: nil, queue: nil) { _ in
+                    harness.noteAction(.read("cart.count"))
+                })
             center.addObserver(screen, name: Self.names[(i + k + 8) % 16], object: nil) { screen, _ in
                 screen.refreshes &+= 1
             }

@@ -53,8 +53,9 @@ struct BenchOptions {
                 let names = (words.popFirst() ?? "").split(separator: ",")
                 let chosen = names.compactMap { Section(rawValue: String($0)) }
                 guard !chosen.isEmpty, chosen.count == names.count else {
-                    throw UsageError(message: "--only takes sections from post, small, memory, analysis, trace, "
-                                     + "replays, interface")
+                    throw UsageError(
+                        message: "--only takes sections from post, small, memory, analysis, trace, "
+                            + "replays, interface")
                 }
                 sections = Section.allCases.filter(chosen.contains)
             case "--measure-memory":

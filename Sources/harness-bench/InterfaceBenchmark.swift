@@ -25,39 +25,55 @@ struct InterfaceBenchmark {
         var rows: [Row] = []
         for observers in [1, 10] {
             let posts = max(calls / observers / 4, 100)
-            rows.append(pair("post, \(observers) observer\(observers == 1 ? "" : "s"), through the protocol",
-                             "NotificationCenter", count: posts,
-                             interface: { postThroughProtocol(NotificationCenter(), observers, posts) },
-                             direct: { postDirectly(NotificationCenter(), observers, posts) }))
-            rows.append(pair("post, \(observers) observer\(observers == 1 ? "" : "s"), via Observers.center",
-                             "NotificationCenter.default", count: posts,
-                             interface: { postThroughDefault(observers, posts) },
-                             direct: { postDirectly(NotificationCenter.default, observers, posts) }))
+            rows.append(
+                pair(
+                    "post, \(observers) observer\(observers == 1 ? "" : "s"), through the protocol",
+                    "NotificationCenter", count: posts,
+                    interface: { postThroughProtocol(NotificationCenter(), observers, posts) },
+                    direct: { postDirectly(NotificationCenter(), observers, posts) }))
+            rows.append(
+                pair(
+                    "post, \(observers) observer\(observers == 1 ? "" : "s"), via Observers.center",
+                    "NotificationCenter.default", count: posts,
+                    interface: { postThroughDefault(observers, posts) },
+                    direct: { postDirectly(NotificationCenter.default, observers, posts) }))
         }
         let pairs = calls / 4
-        rows.append(pair("add + remove a block observer, through the protocol", "NotificationCenter", count: pairs,
-                         interface: { addRemoveThroughProtocol(NotificationCenter(), pairs) },
-                         direct: { addRemoveDirectly(NotificationCenter(), pairs) }))
-        rows.append(pair("add + remove a block observer, via Observers.center", "NotificationCenter.default",
-                         count: pairs,
-                         interface: { addRemoveThroughDefault(pairs) },
-                         direct: { addRemoveDirectly(NotificationCenter.default, pairs) }))
+        rows.append(
+            pair(
+                "add + remove a block observer, through the protocol", "NotificationCenter", count: pairs,
+                interface: { addRemoveThroughProtocol(NotificationCenter(), pairs) },
+                direct: { addRemoveDirectly(NotificationCenter(), pairs) }))
+        rows.append(
+            pair(
+                "add + remove a block observer, via Observers.center", "NotificationCenter.default",
+                count: pairs,
+                interface: { addRemoveThroughDefault(pairs) },
+                direct: { addRemoveDirectly(NotificationCenter.default, pairs) }))
         for observers in [1, 10] {
             let notifies = calls / observers
-            rows.append(pair("ObserverList<any P> (weak) notify, \(observers) observer\(observers == 1 ? "" : "s")",
-                             "locked array of weak boxes", count: notifies,
-                             interface: { notifyList(observers, notifies) },
-                             direct: { notifyArray(observers, notifies) }))
+            rows.append(
+                pair(
+                    "ObserverList<any P> (weak) notify, \(observers) observer\(observers == 1 ? "" : "s")",
+                    "locked array of weak boxes", count: notifies,
+                    interface: { notifyList(observers, notifies) },
+                    direct: { notifyArray(observers, notifies) }))
         }
-        rows.append(pair("ObserverList<any P> (weak) add + remove", "locked array of weak boxes", count: calls,
-                         interface: { addRemoveList(calls) }, direct: { addRemoveArray(calls) }))
-        rows.append(pair("DelegateSlot<any D> call", "weak var delegate", count: calls,
-                         interface: { callSlot(calls) }, direct: { callWeakVar(calls) }))
+        rows.append(
+            pair(
+                "ObserverList<any P> (weak) add + remove", "locked array of weak boxes", count: calls,
+                interface: { addRemoveList(calls) }, direct: { addRemoveArray(calls) }))
+        rows.append(
+            pair(
+                "DelegateSlot<any D> call", "weak var delegate", count: calls,
+                interface: { callSlot(calls) }, direct: { callWeakVar(calls) }))
         return rows
     }
 
-    private func pair(_ operation: String, _ baseline: String, count: Int,
-                      interface: () -> Double, direct: () -> Double) -> Row {
+    private func pair(
+        _ operation: String, _ baseline: String, count: Int,
+        interface: () -> Double, direct: () -> Double
+    ) -> Row {
         _ = (interface(), direct())  // warm-up
         var best = (interface: Double.infinity, direct: Double.infinity)
         for _ in 0..<options.postRuns {
@@ -65,8 +81,9 @@ struct InterfaceBenchmark {
             best.direct = min(best.direct, direct())
         }
         let perCall = 1e9 / Double(count)
-        return Row(operation: operation, baseline: baseline, interfaceNanoseconds: best.interface * perCall,
-                   directNanoseconds: best.direct * perCall)
+        return Row(
+            operation: operation, baseline: baseline, interfaceNanoseconds: best.interface * perCall,
+            directNanoseconds: best.direct * perCall)
     }
 
     // MARK: Notification center
@@ -225,7 +242,8 @@ struct InterfaceBenchmark {
     private func expect(_ screens: [BenchScreen], _ expected: Int, _ what: String) {
         let total = screens.reduce(0) { $0 + $1.ticks }
         if total != expected {
-            FileHandle.standardError.write(Data("harness-bench: \(what) delivered \(total) times, expected \(expected)\n".utf8))
+            FileHandle.standardError.write(
+                Data("harness-bench: \(what) delivered \(total) times, expected \(expected)\n".utf8))
         }
     }
 }
@@ -275,25 +293,35 @@ final class WeakDelegateOwner {
 extension Results {
     var interfaceSection: String {
         "\n6. The interface product, ns per call, against calling Foundation or a plain array directly\n"
-            + Self.columns(["operation", "interface", "direct", "direct is", "interface / direct"], interface.map { row in
-                [row.operation, format(row.interfaceNanoseconds, "%.1f"), format(row.directNanoseconds, "%.1f"),
-                 row.baseline, format(row.ratio, "%.2fx")]
-            })
+            + Self.columns(
+                ["operation", "interface", "direct", "direct is", "interface / direct"],
+                interface.map { row in
+                    [
+                        row.operation, format(row.interfaceNanoseconds, "%.1f"), format(row.directNanoseconds, "%.1f"),
+                        row.baseline, format(row.ratio, "%.2fx"),
+                    ]
+                })
     }
 
     var interfaceJSON: JSONValue {
-        .array(interface.map {
-            ["operation": .string($0.operation), "baseline": .string($0.baseline),
-             "interface_ns": .double(rounded($0.interfaceNanoseconds, 1)),
-             "direct_ns": .double(rounded($0.directNanoseconds, 1))]
-        })
+        .array(
+            interface.map {
+                [
+                    "operation": .string($0.operation), "baseline": .string($0.baseline),
+                    "interface_ns": .double(rounded($0.interfaceNanoseconds, 1)),
+                    "direct_ns": .double(rounded($0.directNanoseconds, 1)),
+                ]
+            })
     }
 }
 
 extension Results {
     var interfaceTargets: [Target] {
         guard let worst = interface.max(by: { $0.ratio < $1.ratio }) else { return [] }
-        return [Target(description: "interface product within 10 % of calling Foundation or a plain array",
-                       measured: format(worst.ratio, "worst %.2fx (\(worst.operation))"), met: worst.ratio <= 1.10)]
+        return [
+            Target(
+                description: "interface product within 10 % of calling Foundation or a plain array",
+                measured: format(worst.ratio, "worst %.2fx (\(worst.operation))"), met: worst.ratio <= 1.10)
+        ]
     }
 }

@@ -25,8 +25,9 @@ struct MemoryBenchmark {
         if let child = runChild(events: events) { return child }
         // No child process: measure here; RSS would include earlier sections, so leave it out.
         let measured = Self.measure(events: events)
-        return Result(events: measured.footprint.events, recorderBytesPerEvent: measured.footprint.bytesPerEvent,
-                      eventBytesPerEvent: measured.eventBytesPerEvent, peakRSSBytesPerEvent: nil)
+        return Result(
+            events: measured.footprint.events, recorderBytesPerEvent: measured.footprint.bytesPerEvent,
+            eventBytesPerEvent: measured.eventBytesPerEvent, peakRSSBytesPerEvent: nil)
     }
 
     private func runChild(events: Int) -> Result? {
@@ -43,11 +44,13 @@ struct MemoryBenchmark {
         // One line: events recorderBytesPerEvent eventBytesPerEvent rssBefore rssPeak
         let fields = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace)
         guard fields.count == 5, let recorded = Int(fields[0]), let recorder = Double(fields[1]),
-              let eventBytes = Double(fields[2]), let before = Int(fields[3]), let peak = Int(fields[4]) else {
+            let eventBytes = Double(fields[2]), let before = Int(fields[3]), let peak = Int(fields[4])
+        else {
             return nil
         }
-        return Result(events: recorded, recorderBytesPerEvent: recorder, eventBytesPerEvent: eventBytes,
-                      peakRSSBytesPerEvent: Double(peak - before) / Double(recorded))
+        return Result(
+            events: recorded, recorderBytesPerEvent: recorder, eventBytesPerEvent: eventBytes,
+            peakRSSBytesPerEvent: Double(peak - before) / Double(recorded))
     }
 
     /// The child's side: record, then print one line for `runChild`.

@@ -1,11 +1,12 @@
 // Every platform difference of harness-bench lives in this file.
 import Foundation
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 enum Platform {
@@ -14,24 +15,24 @@ enum Platform {
     /// `ru_maxrss` (the peak) for both.
     static func residentBytes() -> (current: Int, peak: Int) {
         #if os(Linux)
-        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
-            var current = 0, peak = 0
-            for line in status.split(separator: "\n") {
-                let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-                guard fields.count >= 2, let kilobytes = Int(fields[1]) else { continue }
-                if fields[0] == "VmRSS:" { current = kilobytes * 1024 }
-                if fields[0] == "VmHWM:" { peak = kilobytes * 1024 }
+            if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+                var current = 0, peak = 0
+                for line in status.split(separator: "\n") {
+                    let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                    guard fields.count >= 2, let kilobytes = Int(fields[1]) else { continue }
+                    if fields[0] == "VmRSS:" { current = kilobytes * 1024 }
+                    if fields[0] == "VmHWM:" { peak = kilobytes * 1024 }
+                }
+                return (current, peak)
             }
-            return (current, peak)
-        }
         #endif
         var usage = rusage()
         #if canImport(Darwin)
-        getrusage(RUSAGE_SELF, &usage)
-        let peak = Int(usage.ru_maxrss)  // bytes on Darwin
+            getrusage(RUSAGE_SELF, &usage)
+            let peak = Int(usage.ru_maxrss)  // bytes on Darwin
         #else
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let peak = Int(usage.ru_maxrss) * 1024  // kilobytes elsewhere
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            let peak = Int(usage.ru_maxrss) * 1024  // kilobytes elsewhere
         #endif
         return (peak, peak)
     }
@@ -40,11 +41,11 @@ enum Platform {
     static func childrenPeakResidentBytes() -> Int {
         var usage = rusage()
         #if canImport(Darwin)
-        getrusage(RUSAGE_CHILDREN, &usage)
-        return Int(usage.ru_maxrss)  // bytes on Darwin
+            getrusage(RUSAGE_CHILDREN, &usage)
+            return Int(usage.ru_maxrss)  // bytes on Darwin
         #else
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        return Int(usage.ru_maxrss) * 1024  // kilobytes elsewhere
+            getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+            return Int(usage.ru_maxrss) * 1024  // kilobytes elsewhere
         #endif
     }
 
@@ -55,8 +56,10 @@ enum Platform {
 
     /// `harness-cli` built next to this executable, if it is there.
     static var harnessCLI: URL? {
-        guard let url = executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("harness-cli") else { return nil }
+        guard
+            let url = executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent("harness-cli")
+        else { return nil }
         return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
     }
 }
@@ -67,18 +70,19 @@ enum Machine {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var model = "unknown CPU"
         #if os(Linux)
-        if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-           let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
-           let colon = line.firstIndex(of: ":") {
-            model = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
+            if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+                let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+                let colon = line.firstIndex(of: ":")
+            {
+                model = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
         #endif
         #if os(Linux)
-        let system = "Linux"
+            let system = "Linux"
         #elseif os(macOS)
-        let system = "macOS"
+            let system = "macOS"
         #else
-        let system = "unknown OS"
+            let system = "unknown OS"
         #endif
         return "\(cores) cores, \(model), \(system)"
     }

@@ -29,8 +29,9 @@ struct PostBenchmark {
                 best.plain = min(best.plain, plain(observers, posts))
             }
             let perPost = 1e9 / Double(posts)
-            return Row(observers: observers, instrumentedNanoseconds: best.instrumented * perPost,
-                       foundationNanoseconds: best.foundation * perPost, plainNanoseconds: best.plain * perPost)
+            return Row(
+                observers: observers, instrumentedNanoseconds: best.instrumented * perPost,
+                foundationNanoseconds: best.foundation * perPost, plainNanoseconds: best.plain * perPost)
         }
     }
 
@@ -112,7 +113,8 @@ final class Tally: @unchecked Sendable {
 
     func expect(_ expected: Int, _ what: String) {
         if count != expected {
-            FileHandle.standardError.write(Data("harness-bench: \(what) delivered \(count) times, expected \(expected)\n".utf8))
+            FileHandle.standardError.write(
+                Data("harness-bench: \(what) delivered \(count) times, expected \(expected)\n".utf8))
         }
     }
 }

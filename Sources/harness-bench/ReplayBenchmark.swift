@@ -19,13 +19,15 @@ struct ReplayBenchmark {
 
     func run() throws -> [Row] {
         try options.receiverCounts.map { receivers in
-            let scenario = try Scenario.parse(Array(Self.scenarioJSON(receivers: receivers).utf8),
-                                              path: "one-pair-among-\(receivers).scenario.json")
+            let scenario = try Scenario.parse(
+                Array(Self.scenarioJSON(receivers: receivers).utf8),
+                path: "one-pair-among-\(receivers).scenario.json")
             var report: Report?
             let seconds = try Stopwatch.seconds { report = try scenario.run() }
             let found = report?.findings.contains { $0.rule == "ordering-dependence" } ?? false
-            return Row(receivers: receivers, replays: report?.replays ?? 0, bound: Self.bound(receivers),
-                       found: found, seconds: seconds)
+            return Row(
+                receivers: receivers, replays: report?.replays ?? 0, bound: Self.bound(receivers),
+                found: found, seconds: seconds)
         }
     }
 
@@ -41,13 +43,15 @@ struct ReplayBenchmark {
         var steps: [String] = [#"{ "op": "create", "object": "sender" }"#]
         for index in 0..<receivers { steps.append(#"{ "op": "create", "object": "r\#(index)" }"#) }
         for index in 0..<receivers {
-            let effect = switch index {
-            case writer: #"{ "set": "selection", "value": 1 }"#
-            case reader: #"{ "read": "selection" }"#
-            default: #"{ "increment": "refreshes" }"#
-            }
-            steps.append(#"{ "op": "observe", "registry": "center", "observer": "r\#(index)", "#
-                         + #""channel": "SelectionDidChange", "handler": [ \#(effect) ] }"#)
+            let effect =
+                switch index {
+                case writer: #"{ "set": "selection", "value": 1 }"#
+                case reader: #"{ "read": "selection" }"#
+                default: #"{ "increment": "refreshes" }"#
+                }
+            steps.append(
+                #"{ "op": "observe", "registry": "center", "observer": "r\#(index)", "#
+                    + #""channel": "SelectionDidChange", "handler": [ \#(effect) ] }"#)
         }
         steps.append(#"{ "op": "post", "registry": "center", "channel": "SelectionDidChange", "sender": "sender" }"#)
         return """

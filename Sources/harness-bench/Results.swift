@@ -23,59 +23,85 @@ struct Results {
         if let row = post.first(where: { $0.observers == 10 }) {
             let vsFoundation = row.foundationNanoseconds / row.instrumentedNanoseconds
             let vsPlain = row.instrumentedNanoseconds / row.plainNanoseconds
-            targets.append(Target(description: "post, N = 10: instrumented at least 2.5x faster than Foundation",
-                                  measured: format(vsFoundation, "%.1fx as fast"), met: vsFoundation >= 2.5))
-            targets.append(Target(description: "post, N = 10: instrumented within 2.5x of the closure array",
-                                  measured: format(vsPlain, "%.1fx the closure array"), met: vsPlain <= 2.5))
+            targets.append(
+                Target(
+                    description: "post, N = 10: instrumented at least 2.5x faster than Foundation",
+                    measured: format(vsFoundation, "%.1fx as fast"), met: vsFoundation >= 2.5))
+            targets.append(
+                Target(
+                    description: "post, N = 10: instrumented within 2.5x of the closure array",
+                    measured: format(vsPlain, "%.1fx the closure array"), met: vsPlain <= 2.5))
         }
         if let small {
-            targets.append(Target(description: "small test: at most 12 us more than on Foundation",
-                                  measured: format(small.overheadMicroseconds, "%.1f us"),
-                                  met: small.overheadMicroseconds <= 12))
+            targets.append(
+                Target(
+                    description: "small test: at most 12 us more than on Foundation",
+                    measured: format(small.overheadMicroseconds, "%.1f us"),
+                    met: small.overheadMicroseconds <= 12))
         }
         if let memory {
-            targets.append(Target(description: "at most 48 bytes per recorded event (recorder's accounting)",
-                                  measured: format(memory.recorderBytesPerEvent, "%.1f B"),
-                                  met: memory.recorderBytesPerEvent <= 48))
+            targets.append(
+                Target(
+                    description: "at most 48 bytes per recorded event (recorder's accounting)",
+                    measured: format(memory.recorderBytesPerEvent, "%.1f B"),
+                    met: memory.recorderBytesPerEvent <= 48))
         }
         if let rss = memory?.peakRSSBytesPerEvent {
-            targets.append(Target(description: "at most 48 bytes per recorded event (peak RSS)",
-                                  measured: format(rss, "%.1f B"), met: rss <= 48))
+            targets.append(
+                Target(
+                    description: "at most 48 bytes per recorded event (peak RSS)",
+                    measured: format(rss, "%.1f B"), met: rss <= 48))
         }
         if let slowest = analysis.map(\.perSecond).min() {
-            targets.append(Target(description: "analysis at least 5 M events/s",
-                                  measured: format(slowest / 1e6, "%.1f M/s at the slowest size"),
-                                  met: slowest >= 5e6))
+            targets.append(
+                Target(
+                    description: "analysis at least 5 M events/s",
+                    measured: format(slowest / 1e6, "%.1f M/s at the slowest size"),
+                    met: slowest >= 5e6))
         }
         if let largest = analysis.last, largest.size >= 10_000_000 {
-            targets.append(Target(description: "analysis at least 10 M events/s at 10^7 events",
-                                  measured: format(largest.perSecond / 1e6, "%.1f M/s"),
-                                  met: largest.perSecond >= 10e6))
+            targets.append(
+                Target(
+                    description: "analysis at least 10 M events/s at 10^7 events",
+                    measured: format(largest.perSecond / 1e6, "%.1f M/s"),
+                    met: largest.perSecond >= 10e6))
         }
         if let first = analysis.first, let last = analysis.last, analysis.count > 1 {
             let growth = first.perSecond / last.perSecond
-            targets.append(Target(description: "analysis linear in events (time per event grows < 1.5x)",
-                                  measured: format(growth, "%.2fx time per event, \(sizeLabel(first.size)) to \(sizeLabel(last.size))"),
-                                  met: growth < 1.5))
+            targets.append(
+                Target(
+                    description: "analysis linear in events (time per event grows < 1.5x)",
+                    measured: format(
+                        growth, "%.2fx time per event, \(sizeLabel(first.size)) to \(sizeLabel(last.size))"),
+                    met: growth < 1.5))
         }
         if let trace {
-            targets.append(Target(description: "trace read at least 1 M events/s",
-                                  measured: format(trace.readPerSecond / 1e6, "%.1f M/s"),
-                                  met: trace.readPerSecond >= 1e6))
-            targets.append(Target(description: "harness-cli analyze of \(sizeLabel(trace.size)) events in at most 2 s",
-                                  measured: trace.cliSeconds.map { format($0, "%.2f s") } ?? (trace.cliNote ?? "not run"),
-                                  met: trace.cliSeconds.map { $0 <= 2 }))
-            targets.append(Target(description: "harness-cli analyze: at most 64 B of peak RSS per event",
-                                  measured: trace.cliPeakBytesPerEvent.map { format($0, "%.1f B") } ?? "not measured",
-                                  met: trace.cliPeakBytesPerEvent.map { $0 <= 64 }))
+            targets.append(
+                Target(
+                    description: "trace read at least 1 M events/s",
+                    measured: format(trace.readPerSecond / 1e6, "%.1f M/s"),
+                    met: trace.readPerSecond >= 1e6))
+            targets.append(
+                Target(
+                    description: "harness-cli analyze of \(sizeLabel(trace.size)) events in at most 2 s",
+                    measured: trace.cliSeconds.map { format($0, "%.2f s") } ?? (trace.cliNote ?? "not run"),
+                    met: trace.cliSeconds.map { $0 <= 2 }))
+            targets.append(
+                Target(
+                    description: "harness-cli analyze: at most 64 B of peak RSS per event",
+                    measured: trace.cliPeakBytesPerEvent.map { format($0, "%.1f B") } ?? "not measured",
+                    met: trace.cliPeakBytesPerEvent.map { $0 <= 64 }))
         }
         targets += interfaceTargets
         guard let first = replays.first, let last = replays.last else { return targets }
         let most = replays.map(\.replays).max() ?? 0
-        let measured = (Set(replays.map(\.replays)).count == 1 ? "\(most) at every n" : "at most \(most)")
+        let measured =
+            (Set(replays.map(\.replays)).count == 1 ? "\(most) at every n" : "at most \(most)")
             + " (bound \(first.bound) at n = \(first.receivers) to \(last.bound) at n = \(last.receivers))"
-        targets.append(Target(description: "at most 2 + 2*ceil(log2 n) replays for one conflicting pair",
-                              measured: measured, met: replays.allSatisfy { $0.found && $0.replays <= $0.bound }))
+        targets.append(
+            Target(
+                description: "at most 2 + 2*ceil(log2 n) replays for one conflicting pair",
+                measured: measured, met: replays.allSatisfy { $0.found && $0.replays <= $0.bound }))
         return targets
     }
 }

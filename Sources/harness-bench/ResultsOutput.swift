@@ -6,9 +6,11 @@ extension Results {
     /// sorted keys, two-space indentation.
     var json: String {
         let post: [JSONValue] = self.post.map {
-            ["observers": .int($0.observers), "instrumented_ns": .double(rounded($0.instrumentedNanoseconds, 1)),
-             "foundation_ns": .double(rounded($0.foundationNanoseconds, 1)),
-             "plain_ns": .double(rounded($0.plainNanoseconds, 1))]
+            [
+                "observers": .int($0.observers), "instrumented_ns": .double(rounded($0.instrumentedNanoseconds, 1)),
+                "foundation_ns": .double(rounded($0.foundationNanoseconds, 1)),
+                "plain_ns": .double(rounded($0.plainNanoseconds, 1)),
+            ]
         }
         let analysis: [JSONValue] = self.analysis.map {
             ["events": .int($0.events), "per_second": .int(Int($0.perSecond))]
@@ -31,7 +33,8 @@ extension Results {
             value["trace_read_events_per_second"] = .int(Int(trace.readPerSecond))
             value["json_parse_lines_per_second"] = .int(Int(trace.parsePerSecond))
             value["analyze_cli_seconds"] = trace.cliSeconds.map { .double(rounded($0, 3)) } ?? .null
-            value["analyze_cli_peak_rss_bytes_per_event"] = trace.cliPeakBytesPerEvent.map { .double(rounded($0, 1)) }
+            value["analyze_cli_peak_rss_bytes_per_event"] =
+                trace.cliPeakBytesPerEvent.map { .double(rounded($0, 1)) }
                 ?? .null
         }
         if !replays.isEmpty { value["replays"] = .array(replays) }
@@ -44,7 +47,7 @@ extension Results {
     func table(machine: String, judged: Bool) -> String {
         var out = "harness-bench — \(machine)\n"
         #if DEBUG
-        out += "note: a debug build; build with -c release for numbers worth comparing\n"
+            out += "note: a debug build; build with -c release for numbers worth comparing\n"
         #endif
         if !post.isEmpty { out += postSection }
         if let small { out += Self.smallSection(small) }
@@ -54,72 +57,104 @@ extension Results {
         if !replays.isEmpty { out += replaysSection }
         if !interface.isEmpty { out += interfaceSection }
         out += judged ? "\nTargets\n" : "\nTargets (not judged: --quick measures at small sizes)\n"
-        out += Self.columns(["target", "measured", ""], targets.map { target in
-            [target.description, target.measured,
-             judged ? target.met.map { $0 ? "met" : "MISSED" } ?? "not measured" : "-"]
-        })
+        out += Self.columns(
+            ["target", "measured", ""],
+            targets.map { target in
+                [
+                    target.description, target.measured,
+                    judged ? target.met.map { $0 ? "met" : "MISSED" } ?? "not measured" : "-",
+                ]
+            })
         return out
     }
 
     private var postSection: String {
         "\n1. Post cost, ns per post(name:object:) to N block observers\n"
-            + Self.columns(["observers", "instrumented", "Foundation", "closure array", "Foundation / instr.",
-                            "instr. / closures"], post.map { row in
-                [String(row.observers), format(row.instrumentedNanoseconds, "%.0f"),
-                 format(row.foundationNanoseconds, "%.0f"), format(row.plainNanoseconds, "%.0f"),
-                 format(row.foundationNanoseconds / row.instrumentedNanoseconds, "%.1fx"),
-                 format(row.instrumentedNanoseconds / row.plainNanoseconds, "%.1fx")]
-            })
+            + Self.columns(
+                [
+                    "observers", "instrumented", "Foundation", "closure array", "Foundation / instr.",
+                    "instr. / closures",
+                ],
+                post.map { row in
+                    [
+                        String(row.observers), format(row.instrumentedNanoseconds, "%.0f"),
+                        format(row.foundationNanoseconds, "%.0f"), format(row.plainNanoseconds, "%.0f"),
+                        format(row.foundationNanoseconds / row.instrumentedNanoseconds, "%.1fx"),
+                        format(row.instrumentedNanoseconds / row.plainNanoseconds, "%.1fx"),
+                    ]
+                })
     }
 
     private static func smallSection(_ small: SmallTestBenchmark.Result) -> String {
         "\nSmall test (a harness, 3 registries, 5 observers, 5 posts, analyze()), us per test\n"
-            + columns(["instrumented", "Foundation", "overhead"], [[
-                format(small.instrumentedMicroseconds, "%.1f"), format(small.foundationMicroseconds, "%.1f"),
-                format(small.overheadMicroseconds, "%.1f"),
-            ]])
+            + columns(
+                ["instrumented", "Foundation", "overhead"],
+                [
+                    [
+                        format(small.instrumentedMicroseconds, "%.1f"), format(small.foundationMicroseconds, "%.1f"),
+                        format(small.overheadMicroseconds, "%.1f"),
+                    ]
+                ])
     }
 
     private static func memorySection(_ memory: MemoryBenchmark.Result) -> String {
         "\n2. Memory per recorded event (app mix, \(sizeLabel(memory.events)) events, in a child process)\n"
-            + columns(["measure", "bytes/event"], [
-                ["event storage (40-byte events in 64 Ki-event chunks)", format(memory.eventBytesPerEvent, "%.1f")],
-                ["recorder's accounting (events + tables)", format(memory.recorderBytesPerEvent, "%.1f")],
-                ["peak RSS growth (VmHWM after - VmRSS before)",
-                 memory.peakRSSBytesPerEvent.map { format($0, "%.1f") } ?? "n/a"],
-            ])
+            + columns(
+                ["measure", "bytes/event"],
+                [
+                    [
+                        "event storage (40-byte events in 64 Ki-event chunks)",
+                        format(memory.eventBytesPerEvent, "%.1f"),
+                    ],
+                    ["recorder's accounting (events + tables)", format(memory.recorderBytesPerEvent, "%.1f")],
+                    [
+                        "peak RSS growth (VmHWM after - VmRSS before)",
+                        memory.peakRSSBytesPerEvent.map { format($0, "%.1f") } ?? "n/a",
+                    ],
+                ])
     }
 
     private var analysisSection: String {
         let base = analysis.first?.perSecond ?? 1
         return "\n3. Analysis throughput (every trace rule), app mix\n"
-            + Self.columns(["events", "M events/s", "time/event vs smallest", "findings"], analysis.map { row in
-                ["\(sizeLabel(row.size)) (\(row.events))", format(row.perSecond / 1e6, "%.2f"),
-                 format(base / row.perSecond, "%.2fx"), String(row.findings)]
-            })
+            + Self.columns(
+                ["events", "M events/s", "time/event vs smallest", "findings"],
+                analysis.map { row in
+                    [
+                        "\(sizeLabel(row.size)) (\(row.events))", format(row.perSecond / 1e6, "%.2f"),
+                        format(base / row.perSecond, "%.2fx"), String(row.findings),
+                    ]
+                })
     }
 
     private static func traceSection(_ trace: TraceBenchmark.Result) -> String {
         var out = "\n4. Trace, \(trace.events) events (\(trace.bytes / 1_000_000) MB of JSON Lines)\n"
-        out += columns(["measure", "result"], [
-            ["write (encode + file)", format(trace.writePerSecond / 1e6, "%.2f M events/s")],
-            ["read (file + parse)", format(trace.readPerSecond / 1e6, "%.2f M events/s")],
-            ["JSON parser alone, line by line", format(trace.parsePerSecond / 1e6, "%.2f M lines/s")],
-            ["harness-cli analyze, wall time", trace.cliSeconds.map { format($0, "%.2f s") } ?? "n/a"],
-            ["harness-cli analyze, peak RSS per event",
-             trace.cliPeakBytesPerEvent.map { format($0, "%.1f B") } ?? "n/a"],
-        ])
+        out += columns(
+            ["measure", "result"],
+            [
+                ["write (encode + file)", format(trace.writePerSecond / 1e6, "%.2f M events/s")],
+                ["read (file + parse)", format(trace.readPerSecond / 1e6, "%.2f M events/s")],
+                ["JSON parser alone, line by line", format(trace.parsePerSecond / 1e6, "%.2f M lines/s")],
+                ["harness-cli analyze, wall time", trace.cliSeconds.map { format($0, "%.2f s") } ?? "n/a"],
+                [
+                    "harness-cli analyze, peak RSS per event",
+                    trace.cliPeakBytesPerEvent.map { format($0, "%.1f B") } ?? "n/a",
+                ],
+            ])
         if let note = trace.cliNote { out += "   \(note)\n" }
         return out
     }
 
     private var replaysSection: String {
         "\n5. Replays to find one conflicting pair among n receivers of one post\n"
-            + Self.columns(["receivers", "replays", "bound 2+2*ceil(log2 n)", "pair found", "seconds"],
-                           replays.map { row in
-                [String(row.receivers), String(row.replays), String(row.bound), row.found ? "yes" : "NO",
-                 format(row.seconds, "%.3f")]
-            })
+            + Self.columns(
+                ["receivers", "replays", "bound 2+2*ceil(log2 n)", "pair found", "seconds"],
+                replays.map { row in
+                    [
+                        String(row.receivers), String(row.replays), String(row.bound), row.found ? "yes" : "NO",
+                        format(row.seconds, "%.3f"),
+                    ]
+                })
     }
 
     /// Left-aligned first column, right-aligned numbers, three spaces indent.

@@ -29,8 +29,9 @@ struct SmallTestBenchmark {
                 foundation.append(b / Double(tests))
             }
         }
-        return Result(instrumentedMicroseconds: median(instrumented) * 1e6,
-                      foundationMicroseconds: median(foundation) * 1e6)
+        return Result(
+            instrumentedMicroseconds: median(instrumented) * 1e6,
+            foundationMicroseconds: median(foundation) * 1e6)
     }
 
     private func median(_ values: [Double]) -> Double {

@@ -39,8 +39,9 @@ struct TraceBenchmark {
             try Stopwatch.seconds { readCount = try Recording.readTrace(from: url).recording.eventCount }
         }
         if readCount != recording.eventCount {
-            FileHandle.standardError.write(Data(
-                "harness-bench: read \(readCount) events back, wrote \(recording.eventCount)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "harness-bench: read \(readCount) events back, wrote \(recording.eventCount)\n".utf8))
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         let lines = try Data(contentsOf: url).split(separator: UInt8(ascii: "\n")).map { Array($0) }
@@ -63,11 +64,12 @@ struct TraceBenchmark {
         if let peak = cliPeakResident(trace: url), let base = cliPeakResident(trace: tiny) {
             cliPeak = Double(peak - base) / Double(recording.eventCount)
         }
-        return Result(size: options.traceEvents, events: recording.eventCount, bytes: bytes,
-                      writePerSecond: Double(recording.eventCount) / writeSeconds,
-                      readPerSecond: Double(recording.eventCount) / readSeconds,
-                      parsePerSecond: Double(lines.count) / parseSeconds,
-                      cliSeconds: cliSeconds, cliNote: cliNote, cliPeakBytesPerEvent: cliPeak)
+        return Result(
+            size: options.traceEvents, events: recording.eventCount, bytes: bytes,
+            writePerSecond: Double(recording.eventCount) / writeSeconds,
+            readPerSecond: Double(recording.eventCount) / readSeconds,
+            parsePerSecond: Double(lines.count) / parseSeconds,
+            cliSeconds: cliSeconds, cliNote: cliNote, cliPeakBytesPerEvent: cliPeak)
     }
 
     /// `harness-cli analyze TRACE`'s peak RSS in bytes, measured by a child
@@ -119,7 +121,9 @@ struct TraceBenchmark {
                 do {
                     try process.run()
                     process.waitUntilExit()
-                    if process.terminationStatus != 0 { failure = "harness-cli exited with \(process.terminationStatus)" }
+                    if process.terminationStatus != 0 {
+                        failure = "harness-cli exited with \(process.terminationStatus)"
+                    }
                 } catch {
                     failure = "cannot run harness-cli: \(error)"
                 }

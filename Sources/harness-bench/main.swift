@@ -57,8 +57,9 @@ do {
     if starting(.interface, "the interface product's cost per call") {
         results.interface = InterfaceBenchmark(options: options).run()
     }
-    print(options.json ? results.json : results.table(machine: Machine.description, judged: !options.isQuick),
-          terminator: "")
+    print(
+        options.json ? results.json : results.table(machine: Machine.description, judged: !options.isQuick),
+        terminator: "")
 } catch {
     FileHandle.standardError.write(Data("harness-bench: error: \(error)\n".utf8))
     exit(1)

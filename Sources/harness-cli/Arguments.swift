@@ -94,12 +94,16 @@ struct Arguments {
                         throw UsageError(message: "unknown option '\(word)'", argument: index)
                     }
                     if let equals {
-                        options.append(GivenOption(option: option, value: String(word[word.index(after: equals)...]),
-                                                   index: index, valueIndex: index))
+                        options.append(
+                            GivenOption(
+                                option: option, value: String(word[word.index(after: equals)...]),
+                                index: index, valueIndex: index))
                     } else {
                         guard index + 1 < words.count else { throw UsageError(message: "\(name) needs a value") }
-                        options.append(GivenOption(option: option, value: words[index + 1], index: index,
-                                                   valueIndex: index + 1))
+                        options.append(
+                            GivenOption(
+                                option: option, value: words[index + 1], index: index,
+                                valueIndex: index + 1))
                         index += 1
                     }
                 } else {
@@ -139,15 +143,17 @@ struct Arguments {
             // At the operand named (1 is the first after the command), else
             // at the command word when there are operands, else at the end.
             var error = error
-            error.argument = error.argument.map { positionalIndexes[$0] }
+            error.argument =
+                error.argument.map { positionalIndexes[$0] }
                 ?? (positional.count > 1 ? positionalIndexes[0] : nil)
             error.usage = error.usage ?? spec
             throw error
         }
         for option in scanned.options {
             guard spec.options.contains(option.option) else {
-                throw UsageError(message: "\(spec.name) does not take \(option.option.flag)", argument: option.index,
-                                 usage: spec)
+                throw UsageError(
+                    message: "\(spec.name) does not take \(option.option.flag)", argument: option.index,
+                    usage: spec)
             }
             do throws(UsageError) {
                 try arguments.set(option.option, option.value, formats: spec.formats)
@@ -162,7 +168,8 @@ struct Arguments {
         switch option {
         case .format:
             guard let parsed = Format(rawValue: text), formats.contains(parsed) else {
-                throw UsageError(message: "--format must be \(CommandUsage.list(formats.map(\.rawValue))), not '\(text)'")
+                throw UsageError(
+                    message: "--format must be \(CommandUsage.list(formats.map(\.rawValue))), not '\(text)'")
             }
             format = parsed
         case .output: output = text
@@ -176,7 +183,8 @@ struct Arguments {
         case .seed:
             // Digits only: no sign, no space (`UInt64` alone takes "+5" and "-0").
             guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-                  let parsed = UInt64(text) else {
+                let parsed = UInt64(text)
+            else {
                 throw UsageError(message: "--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'")
             }
             seed = parsed
@@ -197,8 +205,9 @@ struct Arguments {
             return .analyze(trace: operands[0])
         case .golden:
             guard let action = operands.first, operands.count <= 2 else {
-                throw UsageError(message: "golden needs 'check' or 'update', and at most one folder",
-                                 argument: operands.isEmpty ? nil : 3)
+                throw UsageError(
+                    message: "golden needs 'check' or 'update', and at most one folder",
+                    argument: operands.isEmpty ? nil : 3)
             }
             let directory = operands.count == 2 ? operands[1] : "Golden"
             switch action {

@@ -97,8 +97,9 @@ struct HarnessCommand {
                     let key = (report.file ?? "") + "\u{1F}" + report.scenario
                     if let earlier = merged[key] {
                         if earlier.report.jsonText() != report.jsonText() {
-                            output.error("\(path):1:1: error: scenario \"\(report.scenario)\" is also in "
-                                         + "\(earlier.path), with a different report")
+                            output.error(
+                                "\(path):1:1: error: scenario \"\(report.scenario)\" is also in "
+                                    + "\(earlier.path), with a different report")
                             invalid = true
                         }
                         continue
@@ -146,8 +147,9 @@ struct HarnessCommand {
             }
         }
         let matched = entries.filter { if case .matched = $0 { true } else { false } }.count
-        lines.append("\(matched) of \(golden.scenarioFiles().count) golden reports match"
-                     + (failed && !update ? "; to accept the changes: harness-cli golden update \(directory)" : ""))
+        lines.append(
+            "\(matched) of \(golden.scenarioFiles().count) golden reports match"
+                + (failed && !update ? "; to accept the changes: harness-cli golden update \(directory)" : ""))
         do { try output.write(lines.joined(separator: "\n") + "\n", escaping: true) } catch {
             output.error(output.writeFailure(error, what: "results"))
             return 2
@@ -185,7 +187,8 @@ struct HarnessCommand {
             output.error(error.diagnostic(words))
             return 2
         }
-        return emit("""
+        return emit(
+            """
             \(rule.id) (\(rule.severity.rawValue))
 
             \(rule.summary)
@@ -203,7 +206,8 @@ struct HarnessCommand {
     private func examples(_ heading: String, _ examples: [RuleExample]) -> String {
         let bodies = examples.map { example in
             let registries = example.registries.map { "  registries: \($0)\n" } ?? ""
-            return registries + example.steps.split(separator: "\n", omittingEmptySubsequences: false)
+            return registries
+                + example.steps.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { "  \($0)" }.joined(separator: "\n")
         }
         return heading + "\n\n" + bodies.joined(separator: "\n\n") + "\n"
@@ -237,8 +241,9 @@ struct HarnessCommand {
             text = single ? set.reports[0].jsonText() : set.jsonText()
         case .sarif:
             let repository = RepositoryFiles(root: FileManager.default.currentDirectoryPath)
-            text = set.sarifText(toolVersion: version, baselineUsed: arguments.baseline != nil,
-                                 locate: repository.path(for:))
+            text = set.sarifText(
+                toolVersion: version, baselineUsed: arguments.baseline != nil,
+                locate: repository.path(for:))
         case .junit:
             text = set.junitText(failingAt: severityThreshold)
         }

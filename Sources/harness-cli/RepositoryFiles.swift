@@ -23,12 +23,14 @@ final class RepositoryFiles {
         let relative = site.hasPrefix("./") ? String(site.dropFirst(2)) : site
         var isDirectory: ObjCBool = false
         if !relative.hasPrefix("/"), !relative.split(separator: "/").contains(".."),
-           FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory),
-           !isDirectory.boolValue {
+            FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory),
+            !isDirectory.boolValue
+        {
             return relative
         }
         guard let name = relative.split(separator: "/").last.map(String.init),
-              let candidates = index()[name] else { return nil }
+            let candidates = index()[name]
+        else { return nil }
         let bySuffix = candidates.filter { $0 == relative || $0.hasSuffix("/" + relative) }
         if bySuffix.count == 1 { return bySuffix[0] }
         return candidates.count == 1 ? candidates[0] : nil

@@ -74,9 +74,12 @@ enum CommandUsage: String, CaseIterable {
         switch self {
         case .run: [("PATH...", "scenario files, or folders: every *.scenario.json under each")]
         case .analyze: [("TRACE", "a JSON Lines trace the library wrote (Recording.writeTrace)")]
-        case .golden: [("check", "compare each NAME.scenario.json's report with NAME.report.json beside it"),
-                       ("update", "rewrite every NAME.report.json (read the diff before committing it)"),
-                       ("DIR", "the folder of golden files (default: Golden)")]
+        case .golden:
+            [
+                ("check", "compare each NAME.scenario.json's report with NAME.report.json beside it"),
+                ("update", "rewrite every NAME.report.json (read the diff before committing it)"),
+                ("DIR", "the folder of golden files (default: Golden)"),
+            ]
         case .merge: [("REPORT...", "JSON reports or report sets; the same scenario in two must agree")]
         case .rules: []
         case .explain: [("RULE", "a rule id, as `harness-cli rules` lists them")]
@@ -120,8 +123,10 @@ enum CommandUsage: String, CaseIterable {
 
     /// The overview: every command, and where each one's options are.
     static var overview: String {
-        var lines = ["OVERVIEW: find observer-pattern misuse: replay scenarios, analyse traces, compare golden reports.",
-                     "", "USAGE: harness-cli <command> [options]", "", "COMMANDS:"]
+        var lines = [
+            "OVERVIEW: find observer-pattern misuse: replay scenarios, analyse traces, compare golden reports.",
+            "", "USAGE: harness-cli <command> [options]", "", "COMMANDS:",
+        ]
         for command in allCases {
             for (index, synopsis) in command.synopses.enumerated() {
                 lines.append(entry(synopsis, index == 0 ? command.abstract : ""))

@@ -14,12 +14,14 @@ import Testing
     /// outputs name short relative paths and do not change when examples are added.
     private static func workFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-output-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("golden"),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("golden"),
+            withIntermediateDirectories: true)
         for name in ["add-to-cart-broadcast", "add-to-cart-delegate"] {
             for suffix in [".scenario.json", ".report.json"] {
-                try FileManager.default.copyItem(atPath: examples + "/" + name + suffix,
-                                                 toPath: folder.appendingPathComponent("golden/" + name + suffix).path)
+                try FileManager.default.copyItem(
+                    atPath: examples + "/" + name + suffix,
+                    toPath: folder.appendingPathComponent("golden/" + name + suffix).path)
             }
         }
         return folder

@@ -8,8 +8,10 @@ struct CLIResult {
     let stderr: String
 }
 
-func harnessCLI(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
-                executable: URL? = nil) throws -> CLIResult {
+func harnessCLI(
+    _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+    executable: URL? = nil
+) throws -> CLIResult {
     let process = Process()
     process.executableURL = try executable ?? URL(fileURLWithPath: harnessCLIPath())
     process.arguments = arguments
@@ -24,8 +26,9 @@ func harnessCLI(_ arguments: [String], environment: [String: String] = [:], in d
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return CLIResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                     stderr: String(decoding: stderr, as: UTF8.self))
+    return CLIResult(
+        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self))
 }
 
 /// The path of the built executable.
@@ -84,7 +87,9 @@ private func temporaryFile(_ name: String, _ contents: String) throws -> String 
 }
 
 @Test func invalidScenarioIsAPathLineColumnErrorWithExitTwo() throws {
-    let path = try temporaryFile("bad.scenario.json", """
+    let path = try temporaryFile(
+        "bad.scenario.json",
+        """
         {"format": "observer-harness-scenario", "version": 1, "scenario": "bad",
          "steps": [ {"op": "frobnicate"} ]}
         """)
@@ -160,8 +165,10 @@ func helpForACommandIsItsOwnUsage(command: String) throws {
 
 @Test func sarifHasTheFieldsCodeScanningRequires() throws {
     let result = try harnessCLI(["run", examples + "/add-to-cart-broadcast.scenario.json", "--format", "sarif"])
-    for field in ["\"$schema\"", "\"version\": \"2.1.0\"", "\"informationUri\"", "\"defaultConfiguration\"",
-                  "\"ruleId\": \"broadcast-as-command\"", "\"startLine\": 22", "\"partialFingerprints\""] {
+    for field in [
+        "\"$schema\"", "\"version\": \"2.1.0\"", "\"informationUri\"", "\"defaultConfiguration\"",
+        "\"ruleId\": \"broadcast-as-command\"", "\"startLine\": 22", "\"partialFingerprints\"",
+    ] {
         #expect(result.stdout.contains(field), "missing \(field)")
     }
 }

@@ -21,8 +21,10 @@ import Testing
     }
 
     /// Expects exit 2 and a first diagnostic line `PATH:LINE:COLUMN: error: …` mentioning `text`.
-    private static func expectInputError(_ result: CLIResult, path: String, mentioning text: String,
-                                         sourceLocation: SourceLocation = #_sourceLocation) {
+    private static func expectInputError(
+        _ result: CLIResult, path: String, mentioning text: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(result.status == 2, "\(result.stderr)", sourceLocation: sourceLocation)
         let line = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
         let pattern = "^" + NSRegularExpression.escapedPattern(for: path) + ":[0-9]+:[0-9]+: error: "
@@ -37,15 +39,29 @@ import Testing
         ("truncated", Array(#"{"format": "observer-harness-scenario", "steps": ["#.utf8), "unexpected end of input"),
         ("empty", [], "unexpected end of input"),
         ("not UTF-8", Array(scenarioHeader.utf8) + [0xFF] + Array(#""version": 1, "steps": []}"#.utf8), "UTF-8"),
-        ("deeply nested", Array((scenarioHeader + #""version": 1, "steps": "# + String(repeating: "[", count: 50_000)).utf8),
-         "nesting deeper than 64 levels"),
+        (
+            "deeply nested",
+            Array((scenarioHeader + #""version": 1, "steps": "# + String(repeating: "[", count: 50_000)).utf8),
+            "nesting deeper than 64 levels"
+        ),
         ("wrong type", Array((scenarioHeader + #""version": 1, "steps": "all of them"}"#).utf8), "must be a list"),
-        ("duplicate key", Array((scenarioHeader + #""version": 1, "version": 1, "steps": []}"#).utf8),
-         #"duplicate key "version""#),
-        ("number out of range", Array((scenarioHeader + #""version": 1e400, "steps": []}"#).utf8), "number out of range"),
+        (
+            "duplicate key", Array((scenarioHeader + #""version": 1, "version": 1, "steps": []}"#).utf8),
+            #"duplicate key "version""#
+        ),
+        (
+            "number out of range", Array((scenarioHeader + #""version": 1e400, "steps": []}"#).utf8),
+            "number out of range"
+        ),
         ("negative zero", Array((scenarioHeader + #""version": -0, "steps": []}"#).utf8), "must be an integer"),
-        ("2^64", Array((scenarioHeader + #""version": 18446744073709551616, "steps": []}"#).utf8), "must be an integer"),
-        ("unknown version", Array((scenarioHeader + #""version": 2, "steps": []}"#).utf8), "unsupported scenario version 2"),
+        (
+            "2^64", Array((scenarioHeader + #""version": 18446744073709551616, "steps": []}"#).utf8),
+            "must be an integer"
+        ),
+        (
+            "unknown version", Array((scenarioHeader + #""version": 2, "steps": []}"#).utf8),
+            "unsupported scenario version 2"
+        ),
         ("huge", Array(repeating: UInt8(ascii: " "), count: (4 << 20) + 1), "larger than 4 MiB"),
     ]
 
@@ -60,7 +76,8 @@ import Testing
 
     @Test func anEndlessScenarioFileStopsAtTheSizeLimit() throws {
         let result = try harnessCLI(["run", "/dev/zero"])
-        Self.expectInputError(result, path: "/dev/zero", mentioning: "the scenario file is larger than 4 MiB, the limit")
+        Self.expectInputError(
+            result, path: "/dev/zero", mentioning: "the scenario file is larger than 4 MiB, the limit")
     }
 
     static let traceHeader = #"{"format":"observer-harness-trace","version":1}"#
@@ -68,21 +85,42 @@ import Testing
     static let hostileTraces: [(name: String, bytes: [UInt8], message: String)] = [
         ("truncated header", Array(#"{"format":"observer-har"#.utf8), "unexpected end of input"),
         ("empty", [], "the trace is empty"),
-        ("not UTF-8", Array((traceHeader + "\n" + #"{"string":1,"text":""#).utf8) + [0xC0, 0x80] + Array("\"}\n".utf8),
-         "UTF-8"),
-        ("deeply nested", Array((traceHeader + "\n" + #"{"seq":"# + String(repeating: "[", count: 50_000) + "\n").utf8),
-         "nesting deeper than"),
+        (
+            "not UTF-8",
+            Array((traceHeader + "\n" + #"{"string":1,"text":""#).utf8) + [0xC0, 0x80] + Array("\"}\n".utf8),
+            "UTF-8"
+        ),
+        (
+            "deeply nested",
+            Array((traceHeader + "\n" + #"{"seq":"# + String(repeating: "[", count: 50_000) + "\n").utf8),
+            "nesting deeper than"
+        ),
         ("wrong type", Array((traceHeader + "\n" + #"{"seq":0,"kind":["post"]}"# + "\n").utf8), "must be a string"),
-        ("duplicate key", Array((traceHeader + "\n" + #"{"seq":0,"kind":"post","kind":"post"}"# + "\n").utf8),
-         #"duplicate key "kind""#),
-        ("number out of range", Array((traceHeader + "\n" + #"{"seq":1e400,"kind":"post"}"# + "\n").utf8),
-         "number out of range"),
-        ("negative zero", Array((traceHeader + "\n" + #"{"seq":-0,"kind":"post"}"# + "\n").utf8), "whole number from 0 to"),
-        ("2^64", Array((traceHeader + "\n" + #"{"seq":0,"kind":"post","t":18446744073709551616}"# + "\n").utf8),
-         "whole number from 0 to"),
-        ("unknown version", Array(#"{"format":"observer-harness-trace","version":99}"#.utf8), "unsupported trace version"),
-        ("huge line", Array((traceHeader + "\n" + #"{"string":1,"text":""#).utf8)
-            + Array(repeating: UInt8(ascii: "x"), count: 16 << 20) + Array("\"}\n".utf8), "longer than 16 MiB"),
+        (
+            "duplicate key", Array((traceHeader + "\n" + #"{"seq":0,"kind":"post","kind":"post"}"# + "\n").utf8),
+            #"duplicate key "kind""#
+        ),
+        (
+            "number out of range", Array((traceHeader + "\n" + #"{"seq":1e400,"kind":"post"}"# + "\n").utf8),
+            "number out of range"
+        ),
+        (
+            "negative zero", Array((traceHeader + "\n" + #"{"seq":-0,"kind":"post"}"# + "\n").utf8),
+            "whole number from 0 to"
+        ),
+        (
+            "2^64", Array((traceHeader + "\n" + #"{"seq":0,"kind":"post","t":18446744073709551616}"# + "\n").utf8),
+            "whole number from 0 to"
+        ),
+        (
+            "unknown version", Array(#"{"format":"observer-harness-trace","version":99}"#.utf8),
+            "unsupported trace version"
+        ),
+        (
+            "huge line",
+            Array((traceHeader + "\n" + #"{"string":1,"text":""#).utf8)
+                + Array(repeating: UInt8(ascii: "x"), count: 16 << 20) + Array("\"}\n".utf8), "longer than 16 MiB"
+        ),
     ]
 
     @Test(arguments: hostileTraces.indices)
@@ -96,13 +134,21 @@ import Testing
 
     static let hostileReports: [(name: String, bytes: [UInt8], message: String)] = [
         ("truncated", Array(#"{"format": "observer-harness-report", "version": 1, "#.utf8), "unexpected end of input"),
-        ("not UTF-8", Array(#"{"format": "observer-harness-report", "scenario": ""#.utf8) + [0xED, 0xA0, 0x80]
-            + Array(#""}"#.utf8), "UTF-8"),
+        (
+            "not UTF-8",
+            Array(#"{"format": "observer-harness-report", "scenario": ""#.utf8) + [0xED, 0xA0, 0x80]
+                + Array(#""}"#.utf8), "UTF-8"
+        ),
         ("deeply nested", Array(("{\"findings\": " + String(repeating: "[", count: 50_000)).utf8), "nesting deeper"),
         ("duplicate key", Array(#"{"format": "observer-harness-report", "format": "x"}"#.utf8), "duplicate key"),
-        ("number out of range", Array(#"{"format": "observer-harness-report", "version": 1e400}"#.utf8),
-         "number out of range"),
-        ("unknown version", Array(#"{"format": "observer-harness-report", "version": 7}"#.utf8), "unsupported report version"),
+        (
+            "number out of range", Array(#"{"format": "observer-harness-report", "version": 1e400}"#.utf8),
+            "number out of range"
+        ),
+        (
+            "unknown version", Array(#"{"format": "observer-harness-report", "version": 7}"#.utf8),
+            "unsupported report version"
+        ),
         ("wrong type", Array(#"{"format": 1}"#.utf8), "\"format\" must be a string"),
     ]
 
@@ -114,7 +160,8 @@ import Testing
     }
 
     @Test func anEndlessReportFileStopsAtTheSizeLimit() throws {
-        Self.expectInputError(try harnessCLI(["merge", "/dev/zero"]), path: "/dev/zero", mentioning: "larger than 64 MiB")
+        Self.expectInputError(
+            try harnessCLI(["merge", "/dev/zero"]), path: "/dev/zero", mentioning: "larger than 64 MiB")
     }
 
     @Test func aHostileBaselineIsAPathLineColumnErrorWithExitTwo() throws {
@@ -165,8 +212,10 @@ import Testing
     @Test func anUnknownRuleIsReportedAtItsArgument() throws {
         let result = try harnessCLI(["explain", "--output", "/dev/null", "duplicate"])
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("<command line>:1:40: error: unknown rule 'duplicate' "
-                                        + "(did you mean 'duplicate-registration'?)"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix(
+                "<command line>:1:40: error: unknown rule 'duplicate' "
+                    + "(did you mean 'duplicate-registration'?)"), "\(result.stderr)")
     }
 
     @Test func aLongCommandLineIsHandled() throws {
@@ -185,8 +234,10 @@ import Testing
         let output = folder.appendingPathComponent("report.json"), link = folder.appendingPathComponent("old.json")
         try Data("old\n".utf8).write(to: output)
         try FileManager.default.linkItem(at: output, to: link)
-        let result = try harnessCLI(["run", examples + "/add-to-cart-delegate.scenario.json", "--format", "json",
-                                     "--output", output.path])
+        let result = try harnessCLI([
+            "run", examples + "/add-to-cart-delegate.scenario.json", "--format", "json",
+            "--output", output.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try String(contentsOf: output, encoding: .utf8).contains("\"observer-harness-report\""))
         #expect(try String(contentsOf: link, encoding: .utf8) == "old\n")
@@ -202,16 +253,19 @@ import Testing
         (["run", "/dev/zero"], "the scenario file is larger than 4 MiB, the limit"),
         (["analyze", "/dev/zero"], "the line is longer than 16 MiB, the limit for one line"),
         (["merge", "/dev/zero"], "the report is larger than 64 MiB, the limit"),
-        (["run", examples + "/add-to-cart-delegate.scenario.json", "--baseline", "/dev/zero"],
-         "the baseline is larger than 64 MiB, the limit"),
+        (
+            ["run", examples + "/add-to-cart-delegate.scenario.json", "--baseline", "/dev/zero"],
+            "the baseline is larger than 64 MiB, the limit"
+        ),
     ])
     func endlessInputIsRefusedWithinBoundedMemoryAndTime(arguments: [String], message: String) throws {
         #if os(Linux)
-        let capped = "ulimit -d \(256 * 1024) && ulimit -t 60 && exec \"$0\" \"$@\""
-        let result = try harnessCLI(["-c", capped, try harnessCLIPath()] + arguments,
-                                    executable: URL(fileURLWithPath: "/bin/sh"))
-        #expect(result.status == 2)
-        #expect(result.stderr == "/dev/zero:1:1: error: \(message)\n")
+            let capped = "ulimit -d \(256 * 1024) && ulimit -t 60 && exec \"$0\" \"$@\""
+            let result = try harnessCLI(
+                ["-c", capped, try harnessCLIPath()] + arguments,
+                executable: URL(fileURLWithPath: "/bin/sh"))
+            #expect(result.status == 2)
+            #expect(result.stderr == "/dev/zero:1:1: error: \(message)\n")
         #endif
     }
 
@@ -243,27 +297,34 @@ import Testing
         let golden = root.appendingPathComponent("golden"), outside = root.appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: examples, toPath: outside.path)
-        for file in try FileManager.default.contentsOfDirectory(atPath: outside.path) where file.hasSuffix(".report.json") {
+        for file in try FileManager.default.contentsOfDirectory(atPath: outside.path)
+        where file.hasSuffix(".report.json") {
             try FileManager.default.removeItem(at: outside.appendingPathComponent(file))
         }
-        try FileManager.default.createSymbolicLink(at: golden.appendingPathComponent("linked"), withDestinationURL: outside)
+        try FileManager.default.createSymbolicLink(
+            at: golden.appendingPathComponent("linked"), withDestinationURL: outside)
         try FileManager.default.createSymbolicLink(
             at: golden.appendingPathComponent("linked-file.scenario.json"),
             withDestinationURL: outside.appendingPathComponent("add-to-cart-broadcast.scenario.json"))
-        try FileManager.default.copyItem(atPath: examples + "/add-to-cart-delegate.scenario.json",
-                                         toPath: golden.appendingPathComponent("own.scenario.json").path)
+        try FileManager.default.copyItem(
+            atPath: examples + "/add-to-cart-delegate.scenario.json",
+            toPath: golden.appendingPathComponent("own.scenario.json").path)
         let result = try harnessCLI(["golden", "update", golden.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("written  own.report.json"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).allSatisfy { !$0.hasSuffix(".report.json") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: outside.path).allSatisfy {
+                !$0.hasSuffix(".report.json")
+            })
         #expect(!FileManager.default.fileExists(atPath: golden.appendingPathComponent("linked-file.report.json").path))
     }
 
     /// A FIFO where a golden report should be would block a reader forever.
     @Test func aGoldenReportThatIsNotARegularFileIsAnErrorNotAHang() throws {
         let golden = try Self.folder()
-        try FileManager.default.copyItem(atPath: examples + "/add-to-cart-delegate.scenario.json",
-                                         toPath: golden.appendingPathComponent("cart.scenario.json").path)
+        try FileManager.default.copyItem(
+            atPath: examples + "/add-to-cart-delegate.scenario.json",
+            toPath: golden.appendingPathComponent("cart.scenario.json").path)
         let report = golden.appendingPathComponent("cart.report.json")
         #expect(mkfifo(report.path, 0o600) == 0)
         let result = try harnessCLI(["golden", "check", golden.path])

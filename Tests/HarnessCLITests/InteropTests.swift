@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// SARIF, JUnit, baselines, suppressions and merge, through the real executable.
@@ -14,18 +14,21 @@ import FoundationXML
 
         init(appFiles: [String] = []) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("repo-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: root.appendingPathComponent("scenarios"),
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent("scenarios"),
+                withIntermediateDirectories: true)
             for name in ["add-to-cart-broadcast", "add-to-cart-delegate", "observer-outlives-screen"] {
-                try FileManager.default.copyItem(atPath: examples + "/\(name).scenario.json",
-                                                 toPath: root.appendingPathComponent("scenarios/\(name).scenario.json").path)
+                try FileManager.default.copyItem(
+                    atPath: examples + "/\(name).scenario.json",
+                    toPath: root.appendingPathComponent("scenarios/\(name).scenario.json").path)
             }
             for file in appFiles { try write(file, "// app code\n") }
         }
 
         func write(_ path: String, _ text: String) throws {
             let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
 
@@ -76,8 +79,9 @@ import FoundationXML
             #expect((result["message"] as? [String: Any])?["text"] is String)
             let fingerprint = (result["partialFingerprints"] as? [String: Any])?["observerHarness/v1"] as? String
             #expect(fingerprint?.count == 16)
-            let location = try #require((result["locations"] as? [[String: Any]])?.first?["physicalLocation"]
-                as? [String: Any])
+            let location = try #require(
+                (result["locations"] as? [[String: Any]])?.first?["physicalLocation"]
+                    as? [String: Any])
             let uri = try #require((location["artifactLocation"] as? [String: Any])?["uri"] as? String)
             #expect(!uri.hasPrefix("/"), "repository-relative, not \(uri)")
             #expect(((location["region"] as? [String: Any])?["startLine"] as? Int ?? 0) >= 1)
@@ -94,8 +98,12 @@ import FoundationXML
     @Test func sarifFallsBackToTheScenarioStepWhenTheSiteIsNoRepositoryFile() throws {
         let repository = try Repository()
         let result = try repository.run(["run", Self.broadcast, "--format", "sarif"])
-        let postLine = try #require(try repository.read(Self.broadcast).split(separator: "\n",
-            omittingEmptySubsequences: false).firstIndex { $0.contains("\"op\": \"post\"") }) + 1
+        let postLine =
+            try #require(
+                try repository.read(Self.broadcast).split(
+                    separator: "\n",
+                    omittingEmptySubsequences: false
+                ).firstIndex { $0.contains("\"op\": \"post\"") }) + 1
         #expect(result.stdout.contains("\"uri\": \"\(Self.broadcast)\""))
         #expect(result.stdout.contains("\"startLine\": \(postLine)"))
     }
@@ -103,8 +111,9 @@ import FoundationXML
     @Test func sarifFingerprintsStayTheSameWhenCodeOnlyMoves() throws {
         let repository = try Repository()
         let before = try repository.run(["run", Self.broadcast, "--format", "sarif"])
-        let moved = try repository.read(Self.broadcast).replacingOccurrences(of: "ProductCell.swift:22",
-                                                                              with: "ProductCell.swift:31")
+        let moved = try repository.read(Self.broadcast).replacingOccurrences(
+            of: "ProductCell.swift:22",
+            with: "ProductCell.swift:31")
         try repository.write(Self.broadcast, moved)
         let after = try repository.run(["run", Self.broadcast, "--format", "sarif"])
         func fingerprints(_ text: String) throws -> [String] {
@@ -123,15 +132,18 @@ import FoundationXML
     @Test func junitIsWellFormedWithOneCasePerScenarioAndTheFindingInTheBody() throws {
         let repository = try Repository()
         // Markup and a control character in a channel name must not break the XML.
-        let hostile = try repository.read(Self.broadcast).replacingOccurrences(of: "\"AddToCart\"",
-                                                                                with: "\"Add<To>&Cart\\\"\\u0001\"")
-        try repository.write("scenarios/hostile.scenario.json",
-                             hostile.replacingOccurrences(of: "\"add-to-cart-broadcast\"", with: "\"hostile\""))
+        let hostile = try repository.read(Self.broadcast).replacingOccurrences(
+            of: "\"AddToCart\"",
+            with: "\"Add<To>&Cart\\\"\\u0001\"")
+        try repository.write(
+            "scenarios/hostile.scenario.json",
+            hostile.replacingOccurrences(of: "\"add-to-cart-broadcast\"", with: "\"hostile\""))
         let result = try repository.run(["run", "scenarios", "--format", "junit"])
         #expect(result.status == 1)
         let xml = try JUnitDocument(result.stdout)
-        #expect(xml.cases.map(\.name).sorted()
-            == ["add-to-cart-broadcast", "add-to-cart-delegate", "hostile", "observer-outlives-screen"])
+        #expect(
+            xml.cases.map(\.name).sorted()
+                == ["add-to-cart-broadcast", "add-to-cart-delegate", "hostile", "observer-outlives-screen"])
         let failing = xml.cases.filter { $0.failure != nil }
         #expect(Set(failing.map(\.name)) == ["add-to-cart-broadcast", "hostile", "observer-outlives-screen"])
         let broadcast = try #require(xml.cases.first { $0.name == "add-to-cart-broadcast" }?.failure)
@@ -195,7 +207,9 @@ import FoundationXML
 
     @Test func invalidBaselineIsAPathLineColumnError() throws {
         let repository = try Repository()
-        try repository.write("baseline.json", """
+        try repository.write(
+            "baseline.json",
+            """
             {"format": "observer-harness-baseline", "version": 1,
              "findings": [ {"fingerprint": "not-hex"} ]}
             """)
@@ -208,10 +222,12 @@ import FoundationXML
 
     @Test func suppressedFindingIsReportedWithItsReasonAndDoesNotFail() throws {
         let repository = try Repository()
-        let text = try repository.read(Self.broadcast).replacingOccurrences(of: "\"steps\": [", with: """
-            "suppress": [ { "rule": "broadcast-as-command", "reason": "both lists are meant to count taps" } ],
-              "steps": [
-            """)
+        let text = try repository.read(Self.broadcast).replacingOccurrences(
+            of: "\"steps\": [",
+            with: """
+                "suppress": [ { "rule": "broadcast-as-command", "reason": "both lists are meant to count taps" } ],
+                  "steps": [
+                """)
         try repository.write(Self.broadcast, text)
         let json = try repository.run(["run", Self.broadcast, "--format", "json"])
         #expect(json.status == 0)
@@ -238,8 +254,9 @@ import FoundationXML
     ])
     func invalidSuppressionIsAPathLineColumnError(suppress: String, message: String) throws {
         let repository = try Repository()
-        let text = try repository.read(Self.broadcast).replacingOccurrences(of: "\"steps\": [",
-                                                                             with: "\"suppress\": \(suppress),\n\"steps\": [")
+        let text = try repository.read(Self.broadcast).replacingOccurrences(
+            of: "\"steps\": [",
+            with: "\"suppress\": \(suppress),\n\"steps\": [")
         try repository.write(Self.broadcast, text)
         let result = try repository.run(["run", Self.broadcast])
         #expect(result.status == 2)
@@ -252,9 +269,11 @@ import FoundationXML
     @Test func mergeCombinesShardsInAnOrderIndependentReportSet() throws {
         let repository = try Repository()
         _ = try repository.run(["run", Self.broadcast, "--format", "json", "--output", "shard1.json"])
-        _ = try repository.run(["run", "scenarios/add-to-cart-delegate.scenario.json",
-                                "scenarios/observer-outlives-screen.scenario.json", "--format", "json",
-                                "--output", "shard2.json"])
+        _ = try repository.run([
+            "run", "scenarios/add-to-cart-delegate.scenario.json",
+            "scenarios/observer-outlives-screen.scenario.json", "--format", "json",
+            "--output", "shard2.json",
+        ])
         let merged = try repository.run(["merge", "shard1.json", "shard2.json", "--format", "json"])
         let reversed = try repository.run(["merge", "shard2.json", "shard1.json", "--format", "json"])
         #expect(merged.status == 1)
@@ -285,11 +304,15 @@ import FoundationXML
     @Test(arguments: [
         (#""errors": 1"#, #""errors": 0"#, #""errors": "#, #"the summary says 0 errors, but "findings" has 1"#),
         (#""notes": 0"#, #""notes": 3"#, #""notes": "#, #"the summary says 3 notes, but "findings" has 0"#),
-        (#""errors": 1"#, #""errors": 1, "suppressed": 2"#, #""suppressed": "#,
-         #"the summary says 2 suppressed, but "suppressed" has 0"#),
+        (
+            #""errors": 1"#, #""errors": 1, "suppressed": 2"#, #""suppressed": "#,
+            #"the summary says 2 suppressed, but "suppressed" has 0"#
+        ),
     ])
-    func mergeRefusesAReportWhoseSummaryContradictsItsFindings(original: String, edited: String, key: String,
-                                                               message: String) throws {
+    func mergeRefusesAReportWhoseSummaryContradictsItsFindings(
+        original: String, edited: String, key: String,
+        message: String
+    ) throws {
         let repository = try Repository()
         _ = try repository.run(["run", Self.broadcast, "--format", "json", "--output", "a.json"])
         let text = try repository.read("a.json")
@@ -308,14 +331,17 @@ import FoundationXML
 
     @Test func mergeReportsABadFileAtItsPosition() throws {
         let repository = try Repository()
-        try repository.write("bad.json", """
+        try repository.write(
+            "bad.json",
+            """
             {"format": "observer-harness-report", "version": 1, "scenario": "x",
              "summary": {"events": 1}, "findings": [ {"rule": "r", "severity": "fatal", "message": "m"} ]}
             """)
         let result = try repository.run(["merge", "bad.json"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("bad.json:2:68: error: \"severity\" must be error, warning or note"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains("bad.json:2:68: error: \"severity\" must be error, warning or note"),
+            "\(result.stderr)")
     }
 
     private static func baselinedCount(_ text: String) throws -> Int {
@@ -345,13 +371,13 @@ struct JUnitDocument {
 
     init(_ text: String) throws {
         #if canImport(FoundationXML) || canImport(Darwin)
-        let delegate = Collector()
-        let parser = XMLParser(data: Data(text.utf8))
-        parser.delegate = delegate
-        let parsed = parser.parse()
-        try #require(parsed, "not well-formed XML: \(parser.parserError.map { "\($0)" } ?? "?")\n\(text)")
-        cases = delegate.cases
-        suiteAttributes = delegate.suiteAttributes
+            let delegate = Collector()
+            let parser = XMLParser(data: Data(text.utf8))
+            parser.delegate = delegate
+            let parsed = parser.parse()
+            try #require(parsed, "not well-formed XML: \(parser.parserError.map { "\($0)" } ?? "?")\n\(text)")
+            cases = delegate.cases
+            suiteAttributes = delegate.suiteAttributes
         #endif
     }
 
@@ -361,8 +387,10 @@ struct JUnitDocument {
         private var text = ""
         private var failureMessage = ""
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             text = ""
             switch name {
             case "testsuite": suiteAttributes = attributes

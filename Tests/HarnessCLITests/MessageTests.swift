@@ -8,12 +8,15 @@ import Testing
     /// op, and a valid `good/cart.scenario.json`.
     private static func folderWithABadScenario(op: String = "zap") throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("messages-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("sub"), withIntermediateDirectories: true)
         let text = #"{"format":"observer-harness-scenario","version":1,"scenario":"x","steps":[{"op":"\#(op)"}]}"#
         try Data(text.utf8).write(to: root.appendingPathComponent("sub/bad.scenario.json"))
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("good"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: examples + "/add-to-cart-delegate.scenario.json",
-                                         toPath: root.appendingPathComponent("good/cart.scenario.json").path)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("good"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: examples + "/add-to-cart-delegate.scenario.json",
+            toPath: root.appendingPathComponent("good/cart.scenario.json").path)
         return root
     }
 
@@ -37,7 +40,10 @@ import Testing
     @Test(arguments: [
         (["analyze", "missing.trace.jsonl"], "missing.trace.jsonl:1:1: error: cannot read the trace: no such file"),
         (["merge", "./missing.json"], "./missing.json:1:1: error: cannot read the report: no such file"),
-        (["run", "good", "--baseline", "missing.json"], "missing.json:1:1: error: cannot read the baseline: no such file"),
+        (
+            ["run", "good", "--baseline", "missing.json"],
+            "missing.json:1:1: error: cannot read the baseline: no such file"
+        ),
         (["run", "sub/none.scenario.json"], "sub/none.scenario.json:1:1: error: no such file or folder"),
     ])
     func aMissingFileIsQuotedByThePathAsGiven(arguments: [String], message: String) throws {

@@ -22,8 +22,9 @@ import Testing
 
     /// Runs harness-cli through the shell, so a test can close or redirect its streams.
     private static func shell(_ redirections: String, _ arguments: [String]) throws -> CLIResult {
-        try harnessCLI(["-c", "exec \"$0\" \"$@\" " + redirections, try harnessCLIPath()] + arguments,
-                       executable: URL(fileURLWithPath: "/bin/sh"))
+        try harnessCLI(
+            ["-c", "exec \"$0\" \"$@\" " + redirections, try harnessCLIPath()] + arguments,
+            executable: URL(fileURLWithPath: "/bin/sh"))
     }
 
     // MARK: Files that are not regular
@@ -31,13 +32,13 @@ import Testing
     @Test func outputToADeviceWritesInPlaceAndKeepsTheDevice() throws {
         // Creating a device node needs root, as in most CI containers, where the bug bit.
         #if os(Linux)
-        guard getuid() == 0 else { return }
-        let device = try Self.folder().appendingPathComponent("null").path
-        // Major 1, minor 3: a second /dev/null.
-        #expect(mknod(device, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0)
-        let result = try harnessCLI(["run", Self.clean, "--format", "json", "--output", device])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(Self.fileType(device) == S_IFCHR)
+            guard getuid() == 0 else { return }
+            let device = try Self.folder().appendingPathComponent("null").path
+            // Major 1, minor 3: a second /dev/null.
+            #expect(mknod(device, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0)
+            let result = try harnessCLI(["run", Self.clean, "--format", "json", "--output", device])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(Self.fileType(device) == S_IFCHR)
         #endif
     }
 
@@ -67,7 +68,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "target.json")
         #expect(try String(contentsOf: target, encoding: .utf8).contains("\"observer-harness-report\""))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["link.json", "target.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["link.json", "target.json"])
     }
 
     @Test func aBaselineThroughADanglingLinkCreatesTheTarget() throws {
@@ -77,8 +79,9 @@ import Testing
         let result = try harnessCLI(["run", Self.clean, "--format", "json", "--write-baseline", link.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real-baseline.json")
-        #expect(try String(contentsOf: folder.appendingPathComponent("real-baseline.json"), encoding: .utf8)
-            .contains("observer-harness-baseline"))
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("real-baseline.json"), encoding: .utf8)
+                .contains("observer-harness-baseline"))
     }
 
     // MARK: Temporary files
@@ -88,8 +91,10 @@ import Testing
         // Process 2^31 - 2 does not exist; its run was killed mid-write.
         let stale = folder.appendingPathComponent(".report.json.harness-tmp-2147483646-1f")
         try Data("half a rep".utf8).write(to: stale)
-        let result = try harnessCLI(["run", Self.clean, "--format", "json",
-                                     "--output", folder.appendingPathComponent("report.json").path])
+        let result = try harnessCLI([
+            "run", Self.clean, "--format", "json",
+            "--output", folder.appendingPathComponent("report.json").path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.json"])
     }
@@ -113,8 +118,10 @@ import Testing
         let baseline = try Self.folder().appendingPathComponent("baseline.json").path
         #expect(try harnessCLI(["run", Self.clean, "--write-baseline", baseline]).status == 0)
         // The broadcast is new to the old baseline, so the run fails, then records it.
-        let result = try harnessCLI(["run", Self.broadcast, "--format", "json",
-                                     "--baseline", baseline, "--write-baseline", baseline])
+        let result = try harnessCLI([
+            "run", Self.broadcast, "--format", "json",
+            "--baseline", baseline, "--write-baseline", baseline,
+        ])
         #expect(result.status == 1, "\(result.stdout)")
         let again = try harnessCLI(["run", Self.broadcast, "--format", "json", "--baseline", baseline])
         #expect(again.status == 0, "\(again.stdout)")
@@ -183,7 +190,8 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 2)
-        #expect(stderr == "harness-cli: error: cannot write the report to standard output: "
+        #expect(
+            stderr == "harness-cli: error: cannot write the report to standard output: "
                 + "the reading end of the pipe is closed\n")
     }
 }

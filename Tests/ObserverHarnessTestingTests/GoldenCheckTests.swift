@@ -13,7 +13,9 @@ import Testing
         switch entry {
         case .matched: continue
         case .mismatched(let scenario, let diff):
-            Issue.record("\(scenario) no longer matches its golden report:\n\(diff)\nIf intended: swift run harness-cli golden update")
+            Issue.record(
+                "\(scenario) no longer matches its golden report:\n\(diff)\nIf intended: swift run harness-cli golden update"
+            )
         case .missingReport(let scenario): Issue.record("\(scenario) has no golden report")
         case .orphanedReport(let report): Issue.record("\(report) has no scenario")
         case .invalidScenario(let error): Issue.record("\(error)")

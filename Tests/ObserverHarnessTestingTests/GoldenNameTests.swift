@@ -30,9 +30,11 @@ import Testing
 
     @Test func aNameThroughASymbolicLinkIsRefused() throws {
         let folder = try Self.folder(), outside = try Self.folder()
-        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("linked"), withDestinationURL: outside)
-        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("file.report.json"),
-                                                   withDestinationURL: outside.appendingPathComponent("x.report.json"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("linked"), withDestinationURL: outside)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("file.report.json"),
+            withDestinationURL: outside.appendingPathComponent("x.report.json"))
         #expect(GoldenFile(named: "linked/report", in: folder)?.url == nil)
         #expect(GoldenFile(named: "file", in: folder)?.url == nil)
     }
@@ -56,6 +58,7 @@ import Testing
         try handle.truncate(atOffset: UInt64(GoldenFile.maxFileBytes) + 1)
         try handle.close()
         let comparison = try #require(GoldenFile(named: "big", in: folder)).compare("{}\n")
-        #expect(comparison == .differs(diff: "\(url.path):1:1: error: the golden file is larger than 64 MiB, the limit\n"))
+        #expect(
+            comparison == .differs(diff: "\(url.path):1:1: error: the golden file is larger than 64 MiB, the limit\n"))
     }
 }

@@ -38,7 +38,8 @@ private func makeGoldenFolder() throws -> URL {
     let folder = try makeGoldenFolder()
     _ = GoldenDirectory(folder).update()
     let report = folder.appendingPathComponent("twice.report.json")
-    let edited = try String(contentsOf: report, encoding: .utf8).replacingOccurrences(of: "\"errors\": 1", with: "\"errors\": 0")
+    let edited = try String(contentsOf: report, encoding: .utf8).replacingOccurrences(
+        of: "\"errors\": 1", with: "\"errors\": 0")
     try Data(edited.utf8).write(to: report)
     let entries = GoldenDirectory(folder).check()
     guard case .mismatched(let scenario, let diff)? = entries.first else {

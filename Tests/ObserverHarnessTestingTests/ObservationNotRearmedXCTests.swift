@@ -16,9 +16,11 @@ private final class PlaylistHeader: @unchecked Sendable {
     init(playlist: Playlist, rearms: Bool) { (self.playlist, self.rearms) = (playlist, rearms) }
 
     func observe() {
-        Observers.withObservationTracking({ _ = self.playlist.episodes }, onChange: { [self] in
-            if rearms { observe() }
-        }, owner: self)
+        Observers.withObservationTracking(
+            { _ = self.playlist.episodes },
+            onChange: { [self] in
+                if rearms { observe() }
+            }, owner: self)
     }
 }
 

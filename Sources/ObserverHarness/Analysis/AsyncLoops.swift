@@ -28,10 +28,12 @@ struct AsyncLoops {
             switch event.kind {
             case .asyncOpen:
                 slots[event.object] = loops.count
-                loops.append(Loop(openSequence: sequence, loop: event.object, owner: event.subject,
-                                  registry: event.registry, channel: event.channel,
-                                  registration: event.registration, site: event.site,
-                                  typedMessage: event.flags.contains(.typedMessage)))
+                loops.append(
+                    Loop(
+                        openSequence: sequence, loop: event.object, owner: event.subject,
+                        registry: event.registry, channel: event.channel,
+                        registration: event.registration, site: event.site,
+                        typedMessage: event.flags.contains(.typedMessage)))
             case .asyncConsume:
                 if let slot = slots[event.object] { loops[slot].consumed += 1 }
             case .messageDropped:

@@ -42,7 +42,9 @@ struct PairNumbering {
     init(firstCount: Int, secondCount: Int) {
         self.secondCount = secondCount
         let cells = firstCount.multipliedReportingOverflow(by: secondCount)
-        flat = !cells.overflow && cells.partialValue <= Self.flatLimit ? Array(repeating: -1, count: cells.partialValue) : []
+        flat =
+            !cells.overflow && cells.partialValue <= Self.flatLimit
+            ? Array(repeating: -1, count: cells.partialValue) : []
     }
 
     /// The pair's number, the next one if the pair is new.

@@ -49,9 +49,11 @@ public struct Finding: Sendable, Hashable {
     /// where SARIF points when the site is not a file in the repository.
     package var line: Int?
 
-    public init(rule: String, severity: Severity, message: String, registry: String? = nil, channel: String? = nil,
-                objects: [String] = [], step: Int? = nil, site: CallSite? = nil, events: [Int] = [],
-                fix: String? = nil) {
+    public init(
+        rule: String, severity: Severity, message: String, registry: String? = nil, channel: String? = nil,
+        objects: [String] = [], step: Int? = nil, site: CallSite? = nil, events: [Int] = [],
+        fix: String? = nil
+    ) {
         self.rule = rule
         self.severity = severity
         self.message = message

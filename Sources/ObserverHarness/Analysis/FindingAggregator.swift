@@ -20,8 +20,9 @@ struct FindingAggregator {
     /// Adds `finding`, or counts it against an earlier one with the same key
     /// (add in report order so the first occurrence is the one kept).
     mutating func add(_ finding: Finding) {
-        let key = Key(rule: finding.rule, registry: finding.registry, channel: finding.channel,
-                      objects: finding.objects, site: finding.site)
+        let key = Key(
+            rule: finding.rule, registry: finding.registry, channel: finding.channel,
+            objects: finding.objects, site: finding.site)
         guard let position = positions[key] else {
             positions[key] = findings.count
             findings.append(finding)

@@ -42,8 +42,10 @@ public struct RuleDescriptor: Sendable, Hashable {
     /// Near misses: the same wiring done right, which must not fire it.
     public let cleanExamples: [RuleExample]
 
-    init(id: String, severity: Severity, category: RuleCategory, summary: String, explanation: String,
-                fix: String, triggering: [RuleExample], clean: [RuleExample]) {
+    init(
+        id: String, severity: Severity, category: RuleCategory, summary: String, explanation: String,
+        fix: String, triggering: [RuleExample], clean: [RuleExample]
+    ) {
         self.id = id
         self.severity = severity
         self.category = category
@@ -83,12 +85,15 @@ extension Rule {
 
 extension Rule {
     /// A finding of this rule with its severity and fix filled in.
-    func finding(_ message: String, registry: String? = nil, channel: String? = nil, objects: [String] = [],
-                 step: Int? = nil, site: CallSite? = nil, location: CodeLocation? = nil,
-                 events: [Int], fix: String? = nil) -> Finding {
-        Finding(rule: descriptor.id, severity: descriptor.severity, message: message,
-                registry: registry, channel: channel, objects: objects, step: step,
-                site: location.map(CallSite.init) ?? site, events: events, fix: fix ?? descriptor.fix)
+    func finding(
+        _ message: String, registry: String? = nil, channel: String? = nil, objects: [String] = [],
+        step: Int? = nil, site: CallSite? = nil, location: CodeLocation? = nil,
+        events: [Int], fix: String? = nil
+    ) -> Finding {
+        Finding(
+            rule: descriptor.id, severity: descriptor.severity, message: message,
+            registry: registry, channel: channel, objects: objects, step: step,
+            site: location.map(CallSite.init) ?? site, events: events, fix: fix ?? descriptor.fix)
     }
 }
 

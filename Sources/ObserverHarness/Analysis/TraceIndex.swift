@@ -148,18 +148,21 @@ struct TraceIndex {
                 if event.flags.contains(.ignoredDuplicate) {
                     ignoredDuplicateAdds.append(sequence)
                 } else {
-                    addRegistration(RegistrationRecord(
-                        id: event.registration, addSequence: sequence, registry: event.registry,
-                        observer: event.object, channel: event.channel, anyChannel: event.flags.contains(.anyChannel),
-                        sender: event.subject, hold: event.flags.hold, tokenForm: event.flags.contains(.tokenForm),
-                        site: event.site, isDelegate: false,
-                        channelKey: channels.number(event.registry, event.channel),
-                        typedMessage: event.flags.contains(.typedMessage)))
+                    addRegistration(
+                        RegistrationRecord(
+                            id: event.registration, addSequence: sequence, registry: event.registry,
+                            observer: event.object, channel: event.channel,
+                            anyChannel: event.flags.contains(.anyChannel),
+                            sender: event.subject, hold: event.flags.hold, tokenForm: event.flags.contains(.tokenForm),
+                            site: event.site, isDelegate: false,
+                            channelKey: channels.number(event.registry, event.channel),
+                            typedMessage: event.flags.contains(.typedMessage)))
                 }
                 mutations.append(sequence)
             case .remove:
                 if event.registration != 0, let slot = registrationSlots[event.registration],
-                   registrationRecords[slot].removeSequence == nil {
+                    registrationRecords[slot].removeSequence == nil
+                {
                     registrationRecords[slot].removeSequence = sequence
                 }
                 removals.append(sequence)
@@ -179,19 +182,24 @@ struct TraceIndex {
                 }
                 activeDelegate[key] = nil
                 if event.registration != 0 {
-                    addRegistration(RegistrationRecord(
-                        id: event.registration, addSequence: sequence, registry: event.registry,
-                        observer: event.object, channel: 0, anyChannel: true, sender: event.subject,
-                        hold: event.flags.hold, tokenForm: false, site: event.site, isDelegate: true,
-                        channelKey: channels.number(event.registry, 0)))
+                    addRegistration(
+                        RegistrationRecord(
+                            id: event.registration, addSequence: sequence, registry: event.registry,
+                            observer: event.object, channel: 0, anyChannel: true, sender: event.subject,
+                            hold: event.flags.hold, tokenForm: false, site: event.site, isDelegate: true,
+                            channelKey: channels.number(event.registry, 0)))
                     activeDelegate[key] = event.registration
                 }
-                delegateSets.append(DelegateSet(sequence: sequence, registry: event.registry, owner: event.subject,
-                                                delegate: event.object, site: event.site))
+                delegateSets.append(
+                    DelegateSet(
+                        sequence: sequence, registry: event.registry, owner: event.subject,
+                        delegate: event.object, site: event.site))
             case .post, .propertySet, .delegateCall:
-                posts.append(PostRecord(sequence: sequence, kind: event.kind, registry: event.registry,
-                                        channel: event.channel, sender: event.subject, site: event.site,
-                                        channelKey: channels.number(event.registry, event.channel)))
+                posts.append(
+                    PostRecord(
+                        sequence: sequence, kind: event.kind, registry: event.registry,
+                        channel: event.channel, sender: event.subject, site: event.site,
+                        channelKey: channels.number(event.registry, event.channel)))
             case .deliver, .deliverSkipped, .deliverToDead:
                 if event.cause != Event.none, let index = postIndex(ofSequence: Int(event.cause)) {
                     posts[index].deliveries.append(sequence)
@@ -202,12 +210,16 @@ struct TraceIndex {
                     registrationRecords[slot].deadDeliveries.append(sequence)
                 }
             case .increment, .stateSet, .append, .read:
-                effects.append(Effect(sequence: sequence, kind: event.kind, key: event.channel,
-                                      value: event.registration,
-                                      broadcastDelivery: Self.broadcastDelivery(of: sequence, in: recording.events)))
+                effects.append(
+                    Effect(
+                        sequence: sequence, kind: event.kind, key: event.channel,
+                        value: event.registration,
+                        broadcastDelivery: Self.broadcastDelivery(of: sequence, in: recording.events)))
             case .invoke:
-                invocations.append(Invocation(sequence: sequence, target: event.object, method: event.channel,
-                                              delegateDelivery: Self.delegateDelivery(of: sequence, in: recording.events)))
+                invocations.append(
+                    Invocation(
+                        sequence: sequence, target: event.object, method: event.channel,
+                        delegateDelivery: Self.delegateDelivery(of: sequence, in: recording.events)))
             case .step:
                 stepStarts.append((sequence, Int(event.registration)))
             case .cycleCut:
@@ -322,7 +334,8 @@ struct TraceIndex {
         default: return nil
         }
         guard info.label == nil, Int(object) < lifetimes.count, let track = lifetimes[Int(object)].trackSequence,
-              let site = recording.site(events[track].site) else { return nil }
+            let site = recording.site(events[track].site)
+        else { return nil }
         let file = site.file.split(separator: "/").last.map(String.init) ?? site.file
         return "\(kind)#\(object) (\(file):\(site.line))"
     }
@@ -351,7 +364,8 @@ struct TraceIndex {
     func quotedValue(_ value: UInt32) -> String {
         let text = string(value)
         guard let first = text.first else { return "\"\"" }
-        let json = first == "\"" || first == "{" || first == "[" || ["true", "false", "null"].contains(text)
+        let json =
+            first == "\"" || first == "{" || first == "[" || ["true", "false", "null"].contains(text)
             || Double(text) != nil
         return json ? text : "\"\(text)\""
     }

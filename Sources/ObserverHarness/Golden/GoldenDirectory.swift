@@ -59,9 +59,12 @@ package struct GoldenDirectory: Sendable {
             if expected == actual {
                 entries.append(.matched(scenario: name))
             } else {
-                entries.append(.mismatched(scenario: name, diff: LineDiff.unified(
-                    expected: expected, actual: actual, expectedLabel: relativePath(reportURL) + " (golden)",
-                    actualLabel: relativePath(reportURL) + " (actual)")))
+                entries.append(
+                    .mismatched(
+                        scenario: name,
+                        diff: LineDiff.unified(
+                            expected: expected, actual: actual, expectedLabel: relativePath(reportURL) + " (golden)",
+                            actualLabel: relativePath(reportURL) + " (actual)")))
             }
         }
         entries += orphans()
@@ -83,8 +86,11 @@ package struct GoldenDirectory: Sendable {
                 do throws(SystemError) {
                     try OutputFile.write(text, to: reportURL.path)
                 } catch {
-                    entries.append(.invalidScenario(InputError(path: relativePath(reportURL), line: 1, column: 1,
-                                                               message: "cannot write the report: \(error.message)")))
+                    entries.append(
+                        .invalidScenario(
+                            InputError(
+                                path: relativePath(reportURL), line: 1, column: 1,
+                                message: "cannot write the report: \(error.message)")))
                     continue
                 }
                 entries.append(.written(report: relativePath(reportURL)))
@@ -109,12 +115,16 @@ package struct GoldenDirectory: Sendable {
     /// a FIFO or a device named like a report is an error, not a hang.
     static func readReport(_ url: URL) throws(InputError) -> String? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
-                || (try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+        guard
+            (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+                || (try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile)
+                    == true
         else {
-            throw InputError(path: url.relativePath, line: 1, column: 1, message: "the golden report is not a regular file")
+            throw InputError(
+                path: url.relativePath, line: 1, column: 1, message: "the golden report is not a regular file")
         }
-        let bytes = try InputFile.read(url, path: url.relativePath, maxBytes: GoldenFile.maxFileBytes, what: "golden report")
+        let bytes = try InputFile.read(
+            url, path: url.relativePath, maxBytes: GoldenFile.maxFileBytes, what: "golden report")
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -132,8 +142,9 @@ package struct GoldenDirectory: Sendable {
     /// Files under `directory` whose names end in `suffix`, sorted; links are
     /// not followed out of the folder.
     static func files(under directory: URL, suffix: String) -> [URL] {
-        guard let enumerator = FileManager.default.enumerator(
-            at: directory, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: directory, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else { return [] }
         var result: [URL] = []
         for case let file as URL in enumerator where file.lastPathComponent.hasSuffix(suffix) {

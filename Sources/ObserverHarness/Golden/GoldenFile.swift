@@ -18,7 +18,8 @@ package struct GoldenFile: Sendable {
     package init?(named name: String, in folder: URL) {
         let components = name.split(separator: "/", omittingEmptySubsequences: false)
         guard !name.hasPrefix("/"), !name.contains("\\"), !name.contains("\0"),
-              components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
+            components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
+        else { return nil }
         var path = folder
         for (index, component) in components.enumerated() {
             path.appendPathComponent(index == components.count - 1 ? component + ".report.json" : String(component))
@@ -42,15 +43,19 @@ package struct GoldenFile: Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else { return .missing }
         let expected: String
         do {
-            expected = String(decoding: try InputFile.read(url, path: url.path, maxBytes: Self.maxFileBytes,
-                                                           what: "golden file"), as: UTF8.self)
+            expected = String(
+                decoding: try InputFile.read(
+                    url, path: url.path, maxBytes: Self.maxFileBytes,
+                    what: "golden file"), as: UTF8.self)
         } catch {
             return .differs(diff: error.description + "\n")
         }
         if expected == actual { return .matches }
-        return .differs(diff: LineDiff.unified(expected: expected, actual: actual,
-                                               expectedLabel: "\(url.lastPathComponent) (golden)",
-                                               actualLabel: "\(url.lastPathComponent) (actual)"))
+        return .differs(
+            diff: LineDiff.unified(
+                expected: expected, actual: actual,
+                expectedLabel: "\(url.lastPathComponent) (golden)",
+                actualLabel: "\(url.lastPathComponent) (actual)"))
     }
 
     /// Writes `text` atomically (a temporary file, then a rename), creating folders.

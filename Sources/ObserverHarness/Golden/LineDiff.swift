@@ -3,8 +3,10 @@
 enum LineDiff {
     /// `--- expected` / `+++ actual` hunks with `context` unchanged lines
     /// around each change; empty when the texts are equal.
-    static func unified(expected: String, actual: String, expectedLabel: String, actualLabel: String,
-                        context: Int = 3) -> String {
+    static func unified(
+        expected: String, actual: String, expectedLabel: String, actualLabel: String,
+        context: Int = 3
+    ) -> String {
         let old = lines(expected), new = lines(actual)
         guard old != new else { return "" }
         let script = editScript(old, new)

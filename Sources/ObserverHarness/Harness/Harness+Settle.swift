@@ -23,9 +23,11 @@ extension Harness {
     /// assertFindings(harness, .none())
     /// ```
     @discardableResult
-    public func settle(loopsOpened: Int = 0, maxTurns: Int = 100_000,
-                       fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                       line: UInt = #line, column: UInt = #column) async -> Bool {
+    public func settle(
+        loopsOpened: Int = 0, maxTurns: Int = 100_000,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async -> Bool {
         let activity = recorder.asyncActivity
         var turns = 0
         while !activity.isSettled(loopsOpened: loopsOpened), turns < maxTurns {
@@ -33,9 +35,11 @@ extension Harness {
             turns += 1
         }
         let settled = activity.isSettled(loopsOpened: loopsOpened)
-        recorder.record(Event(kind: .settle, channel: recorder.intern(settled ? "settled" : "turn-limit"),
-                              registration: UInt32(clamping: turns)),
-                        at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        recorder.record(
+            Event(
+                kind: .settle, channel: recorder.intern(settled ? "settled" : "turn-limit"),
+                registration: UInt32(clamping: turns)),
+            at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         return settled
     }
 }

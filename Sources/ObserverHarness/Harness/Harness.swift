@@ -35,7 +35,8 @@ public final class Harness: Sendable {
 
     /// A NotificationCenter drop-in that records and delivers by itself.
     public func notificationCenter(_ name: String = "center", order: DeliveryOrder = .registration)
-        -> InstrumentedNotificationCenter {
+        -> InstrumentedNotificationCenter
+    {
         InstrumentedNotificationCenter(recorder: recorder, name: name, order: order)
     }
 
@@ -50,8 +51,9 @@ public final class Harness: Sendable {
         _ name: String = "subject", of type: Observer.Type = Observer.self, hold: Hold = .strong,
         dedupe: Bool = false, order: DeliveryOrder = .registration
     ) -> ObserverList<Observer> {
-        ObserverList(backend: InstrumentedObserverList(recorder: recorder, name: name, dedupe: dedupe, order: order),
-                     hold: hold, dedupe: dedupe)
+        ObserverList(
+            backend: InstrumentedObserverList(recorder: recorder, name: name, dedupe: dedupe, order: order),
+            hold: hold, dedupe: dedupe)
     }
 
     /// A KVO-like observed property of `owner`, notifying on every set, instrumented.
@@ -60,9 +62,11 @@ public final class Harness: Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> ObservedProperty<Value> {
         let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        return ObservedProperty(backend: InstrumentedObservedProperty(recorder: recorder, property: property,
-                                                                      owner: owner, order: order, location: location),
-                                initialValue: initialValue)
+        return ObservedProperty(
+            backend: InstrumentedObservedProperty(
+                recorder: recorder, property: property,
+                owner: owner, order: order, location: location),
+            initialValue: initialValue)
     }
 
     /// `owner`'s delegate slot, weak unless `hold` says otherwise, instrumented.
@@ -72,28 +76,35 @@ public final class Harness: Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> DelegateSlot<Delegate> {
         let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        return DelegateSlot(backend: InstrumentedDelegateSlot(recorder: recorder, name: name, owner: owner,
-                                                              protocol: Delegate.self, hold: hold, location: location),
-                            hold: hold)
+        return DelegateSlot(
+            backend: InstrumentedDelegateSlot(
+                recorder: recorder, name: name, owner: owner,
+                protocol: Delegate.self, hold: hold, location: location),
+            hold: hold)
     }
 
     // MARK: Objects
 
     /// Names an object in reports (`label`), and starts watching its lifetime.
     @discardableResult
-    public func track(_ object: AnyObject, label: String? = nil,
-                      fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                      line: UInt = #line, column: UInt = #column) -> ObjectID {
-        ObjectID(rawValue: recorder.objectID(
-            for: object, label: label,
-            site: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
+    public func track(
+        _ object: AnyObject, label: String? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) -> ObjectID {
+        ObjectID(
+            rawValue: recorder.objectID(
+                for: object, label: label,
+                site: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 
     /// Says the app has dropped its own reference to `object`: from here on it
     /// should deallocate, and a registration keeping it alive is a finding.
-    public func noteReleased(_ object: AnyObject,
-                             fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                             line: UInt = #line, column: UInt = #column) {
+    public func noteReleased(
+        _ object: AnyObject,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
         let id = recorder.objectID(for: object)
         recorder.asyncActivity.ownerReleased(id)
         recorder.recordRelease(id, at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
@@ -108,13 +119,17 @@ public final class Harness: Sendable {
     ///     harness.noteAction(.increment("cart.count"))
     /// }
     /// ```
-    public func noteAction(_ action: StateAction,
-                           fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                           line: UInt = #line, column: UInt = #column) {
+    public func noteAction(
+        _ action: StateAction,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
         let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let (kind, key, value) = action.parts
-        recorder.record(Event(kind: kind, channel: recorder.intern(key),
-                              registration: value.map { recorder.intern($0) } ?? 0), at: location)
+        recorder.record(
+            Event(
+                kind: kind, channel: recorder.intern(key),
+                registration: value.map { recorder.intern($0) } ?? 0), at: location)
     }
 
     // MARK: Results

@@ -18,10 +18,11 @@ extension Harness {
         var result: [OutlivingObject] = []
         for pinned in trace.pinnedLeaks where trace.lifetimes[Int(pinned.object)].releaseSequence != nil {
             let registration = trace.registrationsInOrder.first { $0.observer == pinned.token && $0.tokenForm }
-            result.append(OutlivingObject(
-                description: trace.describe(pinned.object),
-                heldBy: registration.map { RegistrationKeepsObserverAliveRule.pinnedLeakText(trace, $0) },
-                site: registration.flatMap { trace.location($0.site).map(CallSite.init) ?? trace.site($0.site) }))
+            result.append(
+                OutlivingObject(
+                    description: trace.describe(pinned.object),
+                    heldBy: registration.map { RegistrationKeepsObserverAliveRule.pinnedLeakText(trace, $0) },
+                    site: registration.flatMap { trace.location($0.site).map(CallSite.init) ?? trace.site($0.site) }))
         }
         for id in trace.lifetimes.indices {
             let lifetime = trace.lifetimes[id]
@@ -37,8 +38,10 @@ extension Harness {
                     : "its registration in \(trace.registryName(registration.registry)) added at "
                         + "\(siteText(trace, registration.site)) holds it strongly"
             }
-            result.append(OutlivingObject(description: trace.describe(object), heldBy: heldBy,
-                                          site: holder.flatMap { trace.location($0.site).map(CallSite.init) ?? trace.site($0.site) }))
+            result.append(
+                OutlivingObject(
+                    description: trace.describe(object), heldBy: heldBy,
+                    site: holder.flatMap { trace.location($0.site).map(CallSite.init) ?? trace.site($0.site) }))
         }
         return result
     }

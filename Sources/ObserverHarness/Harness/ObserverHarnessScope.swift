@@ -60,8 +60,9 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     var defaultCenter: InstrumentedNotificationCenter {
         lock.withLock {
             if let scopeCenter { return scopeCenter }
-            let center = InstrumentedNotificationCenter(recorder: recorder, name: "Observers.center",
-                                                        order: .registration)
+            let center = InstrumentedNotificationCenter(
+                recorder: recorder, name: "Observers.center",
+                order: .registration)
             scopeCenter = center
             return center
         }
@@ -72,14 +73,18 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     }
 
     func observedProperty(_ property: String, of owner: AnyObject, location: CodeLocation)
-        -> any ObservedPropertyBackend {
-        InstrumentedObservedProperty(recorder: recorder, property: property, owner: owner, order: .registration,
-                                     location: location)
+        -> any ObservedPropertyBackend
+    {
+        InstrumentedObservedProperty(
+            recorder: recorder, property: property, owner: owner, order: .registration,
+            location: location)
     }
 
     func delegateSlot(name: String, of owner: AnyObject, protocol: Any.Type, hold: Hold, location: CodeLocation)
-        -> any DelegateSlotBackend {
-        InstrumentedDelegateSlot(recorder: recorder, name: name, owner: owner, protocol: `protocol`, hold: hold,
-                                 location: location)
+        -> any DelegateSlotBackend
+    {
+        InstrumentedDelegateSlot(
+            recorder: recorder, name: name, owner: owner, protocol: `protocol`, hold: hold,
+            location: location)
     }
 }

@@ -16,7 +16,9 @@ package func checkOrderIndependence<Value: Equatable>(
 ) rethrows -> OrderIndependenceCheck<Value> {
     let baseline = try body(.registration)
     var orders: [(String, DeliveryOrder)] = [("reversed order", .reversed)]
-    for seed in 0..<UInt64(max(0, shuffles)) { orders.append(("shuffled(seed: \(seed + 1))", .shuffled(seed: seed + 1))) }
+    for seed in 0..<UInt64(max(0, shuffles)) {
+        orders.append(("shuffled(seed: \(seed + 1))", .shuffled(seed: seed + 1)))
+    }
     var differing: [(order: String, value: Value)] = []
     for (name, order) in orders {
         let value = try body(order)

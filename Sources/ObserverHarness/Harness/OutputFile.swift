@@ -50,7 +50,8 @@ package enum OutputFile {
         let name = String(target.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
         let prefix = "." + name + temporaryMarker
         removeStaleTemporaries(in: folder, prefix: prefix)
-        let temporary = folder + "/" + prefix + "\(FileSystem.processID)-"
+        let temporary =
+            folder + "/" + prefix + "\(FileSystem.processID)-"
             + String(UInt32.random(in: 0...UInt32.max), radix: 16)
         let descriptor = try FileSystem.openForWriting(temporary, create: true)
         do throws(SystemError) {

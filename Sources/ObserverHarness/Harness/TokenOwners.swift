@@ -54,8 +54,10 @@ enum TokenOwners {
         }
     }
 
-    private static func collect(_ value: Any, depth: Int, budget: inout Int, tokenIDs: [ObjectIdentifier: UInt32],
-                                into found: inout Set<UInt32>) {
+    private static func collect(
+        _ value: Any, depth: Int, budget: inout Int, tokenIDs: [ObjectIdentifier: UInt32],
+        into found: inout Set<UInt32>
+    ) {
         budget -= 1
         guard budget > 0 else { return }
         if let object = classInstance(value) {

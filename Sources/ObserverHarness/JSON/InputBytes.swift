@@ -3,7 +3,7 @@ enum InputBytes {
     /// 3 when `bytes` starts with a UTF-8 byte order mark, else 0. Only the
     /// start of a document may hold one; it takes no column.
     static func byteOrderMarkLength<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Int
-        where Bytes.Index == Int {
+    where Bytes.Index == Int {
         let start = bytes.startIndex
         return bytes.count >= 3 && bytes[start] == 0xEF && bytes[start + 1] == 0xBB && bytes[start + 2] == 0xBF ? 3 : 0
     }

@@ -103,8 +103,10 @@ struct JSONInput {
                 cursor += 1
             }
             // Digits only: a fraction, an exponent or a sign is not a whole number here.
-            let isDigitsOnly = cursor > node.offset
-                && (cursor == bytes.count || ![UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[cursor]))
+            let isDigitsOnly =
+                cursor > node.offset
+                && (cursor == bytes.count
+                    || ![UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[cursor]))
             guard isDigitsOnly else { throw invalid }
             return value
         default:
@@ -176,7 +178,8 @@ struct JSONFields {
     /// A string naming one case of `Choice`; `expected` lists the choices for
     /// the error.
     func optionalChoice<Choice: RawRepresentable<String>>(_ key: String, _ expected: String)
-        throws(InputError) -> Choice? {
+        throws(InputError) -> Choice?
+    {
         guard let text = try optionalString(key) else { return nil }
         guard let choice = Choice(rawValue: text.value) else {
             throw input.error("\"\(key)\" must be \(expected)", at: text.offset)
@@ -186,7 +189,8 @@ struct JSONFields {
 
     /// A required string naming one case of `Choice`.
     func requiredChoice<Choice: RawRepresentable<String>>(_ key: String, _ expected: String)
-        throws(InputError) -> Choice {
+        throws(InputError) -> Choice
+    {
         let text = try requiredString(key)
         guard let choice = Choice(rawValue: text.value) else {
             throw input.error("\"\(key)\" must be \(expected), not \"\(text.value)\"", at: text.offset)
@@ -210,15 +214,17 @@ struct JSONFields {
         switch node.kind {
         case .int(let value):
             version = value
-        case .double(let value) where value.rounded() == value && value.sign == .plus
+        case .double(let value)
+        where value.rounded() == value && value.sign == .plus
             && value < 0x1p63:
             version = Int(value)
         default:
             throw input.error("\"version\" must be an integer", at: node.offset)
         }
         guard version == supported else {
-            throw input.error("unsupported \(document) version \(version) (this tool reads version \(supported))",
-                              at: node.offset)
+            throw input.error(
+                "unsupported \(document) version \(version) (this tool reads version \(supported))",
+                at: node.offset)
         }
     }
 }

@@ -43,7 +43,8 @@ package enum JSONParser {
         try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> Builder.Value in
             guard buffer.count <= limits.maxBytes else {
                 let error = JSONSyntaxError(
-                    message: "file larger than \(InputBytes.describeSize(limits.maxBytes))", offset: max(limits.maxBytes, 0))
+                    message: "file larger than \(InputBytes.describeSize(limits.maxBytes))",
+                    offset: max(limits.maxBytes, 0))
                 throw JSONParseError(error, in: buffer)
             }
             var scanner = JSONScanner(bytes: buffer, builder: builder, maxDepth: limits.maxDepth)

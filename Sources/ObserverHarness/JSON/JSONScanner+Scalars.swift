@@ -275,7 +275,8 @@ extension JSONScanner {
     }
 
     private func controlCharacter(at offset: Int) -> JSONSyntaxError {
-        JSONSyntaxError(message: "unescaped control character U+\(hex(bytes[offset], digits: 4)) in string", offset: offset)
+        JSONSyntaxError(
+            message: "unescaped control character U+\(hex(bytes[offset], digits: 4)) in string", offset: offset)
     }
 
     private func unpairedSurrogate(_ unit: UInt32, at offset: Int) -> JSONSyntaxError {

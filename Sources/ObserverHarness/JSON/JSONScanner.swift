@@ -166,7 +166,8 @@ struct JSONScanner<Builder: JSONTreeBuilder> {
         guard let frame = current else { preconditionFailure("no open container") }
         // No named slice: one that outlived this statement would make the
         // removal below copy the stack.
-        let value = frame.isObject
+        let value =
+            frame.isObject
             ? builder.makeObject(stack[frame.base...], at: frame.offset)
             : builder.makeArray(stack[frame.base...], at: frame.offset)
         stack.removeLast(stack.count - frame.base)

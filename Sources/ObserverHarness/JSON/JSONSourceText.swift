@@ -65,7 +65,9 @@ package struct JSONSourceText: Sendable {
     /// UTF-8 continuation bytes before `offset` (which is at most `bytes.count`).
     private func continuations(before offset: Int) -> Int {
         let block = offset / Self.blockSize
-        guard block < continuationsBeforeBlock.count else { return continuationsBeforeBlock[continuationsBeforeBlock.count - 1] }
+        guard block < continuationsBeforeBlock.count else {
+            return continuationsBeforeBlock[continuationsBeforeBlock.count - 1]
+        }
         var count = continuationsBeforeBlock[block]
         for index in block * Self.blockSize..<offset where bytes[index] & 0xC0 == 0x80 { count += 1 }
         return count
@@ -97,7 +99,8 @@ package struct JSONSourceText: Sendable {
     }
 
     /// If a line break starts at `offset`, the offset just past it.
-    private static func lineBreakEnd<C: RandomAccessCollection<UInt8>>(_ bytes: C, at offset: Int) -> Int? where C.Index == Int {
+    private static func lineBreakEnd<C: RandomAccessCollection<UInt8>>(_ bytes: C, at offset: Int) -> Int?
+    where C.Index == Int {
         switch bytes[offset] {
         case UInt8(ascii: "\n"):
             return offset + 1
@@ -110,7 +113,8 @@ package struct JSONSourceText: Sendable {
     }
 
     /// One plus the number of scalars between `lineStart` and `offset`.
-    private static func column<C: RandomAccessCollection<UInt8>>(_ bytes: C, lineStart: Int, offset: Int) -> Int where C.Index == Int {
+    private static func column<C: RandomAccessCollection<UInt8>>(_ bytes: C, lineStart: Int, offset: Int) -> Int
+    where C.Index == Int {
         var column = 1
         var cursor = lineStart
         while cursor < offset {

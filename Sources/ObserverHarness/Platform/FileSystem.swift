@@ -1,11 +1,11 @@
 // The POSIX calls behind writing files and standard streams, so the policy
 // (``OutputFile``) and the command line stay free of platform imports.
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A failed system call, by its `errno`, with a message in plain English.
@@ -83,7 +83,8 @@ package enum FileSystem {
     /// Opens for writing. `create` makes a new file that must not exist yet
     /// (a temporary file); otherwise the file is written in place from its start.
     package static func openForWriting(_ path: String, create: Bool, mode: UInt32 = 0o666)
-        throws(SystemError) -> Int32 {
+        throws(SystemError) -> Int32
+    {
         while true {
             let flags = create ? (O_WRONLY | O_CREAT | O_EXCL) : (O_WRONLY | O_TRUNC)
             let descriptor = open(path, flags | O_CLOEXEC, mode_t(mode))
@@ -107,11 +108,11 @@ package enum FileSystem {
 
     package static func close(_ descriptor: Int32) throws(SystemError) {
         #if canImport(Darwin)
-        guard Darwin.close(descriptor) == 0 || errno == EINTR else { throw .last }
+            guard Darwin.close(descriptor) == 0 || errno == EINTR else { throw .last }
         #elseif canImport(Glibc)
-        guard Glibc.close(descriptor) == 0 || errno == EINTR else { throw .last }
+            guard Glibc.close(descriptor) == 0 || errno == EINTR else { throw .last }
         #else
-        guard Musl.close(descriptor) == 0 || errno == EINTR else { throw .last }
+            guard Musl.close(descriptor) == 0 || errno == EINTR else { throw .last }
         #endif
     }
 
@@ -121,11 +122,11 @@ package enum FileSystem {
 
     package static func rename(_ from: String, to: String) throws(SystemError) {
         #if canImport(Darwin)
-        guard Darwin.rename(from, to) == 0 else { throw .last }
+            guard Darwin.rename(from, to) == 0 else { throw .last }
         #elseif canImport(Glibc)
-        guard Glibc.rename(from, to) == 0 else { throw .last }
+            guard Glibc.rename(from, to) == 0 else { throw .last }
         #else
-        guard Musl.rename(from, to) == 0 else { throw .last }
+            guard Musl.rename(from, to) == 0 else { throw .last }
         #endif
     }
 

@@ -1,10 +1,10 @@
 // Every platform difference of the core library lives in this file.
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A mutual-exclusion lock: `os_unfair_lock` on Darwin, `pthread_mutex_t` elsewhere.
@@ -13,28 +13,28 @@ import Musl
 /// primitives require.
 final class Lock: @unchecked Sendable {
     #if canImport(Darwin)
-    private let primitive: UnsafeMutablePointer<os_unfair_lock>
-    init() {
-        primitive = .allocate(capacity: 1)
-        primitive.initialize(to: os_unfair_lock())
-    }
-    deinit { primitive.deinitialize(count: 1); primitive.deallocate() }
-    @inline(__always) func lock() { os_unfair_lock_lock(primitive) }
-    @inline(__always) func unlock() { os_unfair_lock_unlock(primitive) }
+        private let primitive: UnsafeMutablePointer<os_unfair_lock>
+        init() {
+            primitive = .allocate(capacity: 1)
+            primitive.initialize(to: os_unfair_lock())
+        }
+        deinit { primitive.deinitialize(count: 1); primitive.deallocate() }
+        @inline(__always) func lock() { os_unfair_lock_lock(primitive) }
+        @inline(__always) func unlock() { os_unfair_lock_unlock(primitive) }
     #else
-    private let primitive: UnsafeMutablePointer<pthread_mutex_t>
-    init() {
-        primitive = .allocate(capacity: 1)
-        primitive.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(primitive, nil)
-    }
-    deinit {
-        pthread_mutex_destroy(primitive)
-        primitive.deinitialize(count: 1)
-        primitive.deallocate()
-    }
-    @inline(__always) func lock() { pthread_mutex_lock(primitive) }
-    @inline(__always) func unlock() { pthread_mutex_unlock(primitive) }
+        private let primitive: UnsafeMutablePointer<pthread_mutex_t>
+        init() {
+            primitive = .allocate(capacity: 1)
+            primitive.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(primitive, nil)
+        }
+        deinit {
+            pthread_mutex_destroy(primitive)
+            primitive.deinitialize(count: 1)
+            primitive.deallocate()
+        }
+        @inline(__always) func lock() { pthread_mutex_lock(primitive) }
+        @inline(__always) func unlock() { pthread_mutex_unlock(primitive) }
     #endif
 
     @inline(__always)
@@ -49,11 +49,11 @@ final class Lock: @unchecked Sendable {
 @inline(__always)
 func monotonicNanoseconds() -> UInt64 {
     #if canImport(Darwin)
-    return clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
+        return clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
     #else
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     #endif
 }
 
@@ -109,9 +109,9 @@ private let threadContextKey: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key) { raw in
         #if canImport(Darwin)
-        Unmanaged<ThreadContext>.fromOpaque(raw).release()
+            Unmanaged<ThreadContext>.fromOpaque(raw).release()
         #else
-        if let raw { Unmanaged<ThreadContext>.fromOpaque(raw).release() }
+            if let raw { Unmanaged<ThreadContext>.fromOpaque(raw).release() }
         #endif
     }
     return key

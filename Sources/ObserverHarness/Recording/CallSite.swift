@@ -47,7 +47,8 @@ public struct CallSite: Hashable, Sendable, CustomStringConvertible {
     public init?(parsing text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]),
-           line > 0, column >= 0 {
+            line > 0, column >= 0
+        {
             self.init(file: parts.dropLast(2).joined(separator: ":"), line: line, column: column)
         } else if parts.count >= 2, let line = Int(parts[parts.count - 1]), line > 0 {
             self.init(file: parts.dropLast().joined(separator: ":"), line: line)

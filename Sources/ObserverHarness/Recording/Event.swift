@@ -28,10 +28,12 @@ struct Event: Equatable, Sendable {
     /// invocation whose body emitted this event.
     var cause: UInt32
 
-    init(kind: EventKind, flags: EventFlags = [], site: UInt32 = 0, registry: UInt32 = 0,
-         channel: UInt32 = 0, object: UInt32 = 0, subject: UInt32 = 0,
-         registration: UInt32 = 0, cause: UInt32 = Event.none,
-         time: UInt64 = 0, thread: UInt16 = 0) {
+    init(
+        kind: EventKind, flags: EventFlags = [], site: UInt32 = 0, registry: UInt32 = 0,
+        channel: UInt32 = 0, object: UInt32 = 0, subject: UInt32 = 0,
+        registration: UInt32 = 0, cause: UInt32 = Event.none,
+        time: UInt64 = 0, thread: UInt16 = 0
+    ) {
         self.time = time
         self.kind = kind
         self.flags = flags

@@ -209,7 +209,6 @@ final class Recorder: @unchecked Sendable {
         lock.withLock { strings.intern(string) }
     }
 
-
     func addRegistry(_ info: RegistryInfo) -> UInt32 {
         lock.withLock {
             registries.append(info)
@@ -270,8 +269,10 @@ final class Recorder: @unchecked Sendable {
 
     /// ``objectID(for:label:site:)`` with the address given, so tests can
     /// reuse an address without depending on the allocator.
-    func objectID(for object: AnyObject, at key: ObjectIdentifier, label: String? = nil,
-                  site: CodeLocation? = nil) -> UInt32 {
+    func objectID(
+        for object: AnyObject, at key: ObjectIdentifier, label: String? = nil,
+        site: CodeLocation? = nil
+    ) -> UInt32 {
         lock.lock()
         if let id = objectIDs[key] {
             if liveObjects[id]?.object === object {
@@ -288,8 +289,9 @@ final class Recorder: @unchecked Sendable {
         liveObjects[id] = WeakReference(object)
         objectIDs[key] = id
         let trackSite = site.map { siteID(locked: $0) } ?? 0
-        _ = appendLocked(Event(kind: .track, site: trackSite, channel: typeName.id, object: id),
-                         context: ThreadContext.current)
+        _ = appendLocked(
+            Event(kind: .track, site: trackSite, channel: typeName.id, object: id),
+            context: ThreadContext.current)
         lock.unlock()
         return id
     }
@@ -323,9 +325,11 @@ final class Recorder: @unchecked Sendable {
         objects.append(ObjectInfo(typeName: typeName, label: label))
         liveObjects[id] = WeakReference(box)
         objectIDs[key] = id
-        _ = appendLocked(Event(kind: .track, flags: .boxedValue, site: siteIDLocked(site),
-                               channel: strings.intern(typeName), object: id),
-                         context: ThreadContext.current)
+        _ = appendLocked(
+            Event(
+                kind: .track, flags: .boxedValue, site: siteIDLocked(site),
+                channel: strings.intern(typeName), object: id),
+            context: ThreadContext.current)
         return id
     }
 
@@ -340,8 +344,9 @@ final class Recorder: @unchecked Sendable {
         lock.lock()
         let id = UInt32(objects.count)
         objects.append(ObjectInfo(typeName: typeName, label: label))
-        _ = appendLocked(Event(kind: .track, site: site, channel: strings.intern(typeName), object: id),
-                         context: ThreadContext.current)
+        _ = appendLocked(
+            Event(kind: .track, site: site, channel: strings.intern(typeName), object: id),
+            context: ThreadContext.current)
         lock.unlock()
         return id
     }
@@ -392,8 +397,9 @@ final class Recorder: @unchecked Sendable {
         lock.withLock {
             guard tokenOwners[token] == nil else { return }
             tokenOwners[token] = holder
-            _ = appendLocked(Event(kind: .retain, flags: .tokenOwner, object: token, subject: holder),
-                             context: ThreadContext.current)
+            _ = appendLocked(
+                Event(kind: .retain, flags: .tokenOwner, object: token, subject: holder),
+                context: ThreadContext.current)
         }
     }
 
@@ -443,15 +449,15 @@ final class Recorder: @unchecked Sendable {
         lock.withLock { objects[Int(id)].displayName(id: id) }
     }
 
-
     // MARK: Snapshots
 
     /// Everything recorded so far, as an immutable value.
     func snapshot() -> Recording {
         lock.withLock {
-            Recording(events: EventLog(storage: storage, count: storage.count),
-                      strings: strings.strings, objects: objects, registries: registries,
-                      sites: sites, siteLocations: siteLocations)
+            Recording(
+                events: EventLog(storage: storage, count: storage.count),
+                strings: strings.strings, objects: objects, registries: registries,
+                sites: sites, siteLocations: siteLocations)
         }
     }
 

@@ -45,9 +45,10 @@ final class AsyncActivity: @unchecked Sendable {
     /// whose owner is gone or released has ended.
     func isSettled(loopsOpened loops: Int) -> Bool {
         lock.withLock {
-            loopsOpened >= loops && pendingDeliveries == 0 && bufferedValues == 0 && !openLoops.values.contains { loop in
-                loop.ownerID != 0 && (loop.owner == nil || releasedOwners.contains(loop.ownerID))
-            }
+            loopsOpened >= loops && pendingDeliveries == 0 && bufferedValues == 0
+                && !openLoops.values.contains { loop in
+                    loop.ownerID != 0 && (loop.owner == nil || releasedOwners.contains(loop.ownerID))
+                }
         }
     }
 }

@@ -16,17 +16,21 @@ final class AsyncObservationRecording: AsyncObservationEvents, @unchecked Sendab
     }
 
     /// Names the loop after the line that opened it, and records `asyncOpen`.
-    func open(loop: AnyObject, registrationID: UInt32, channel: String, owner: AnyObject?, typedMessage: Bool,
-              location: CodeLocation) {
+    func open(
+        loop: AnyObject, registrationID: UInt32, channel: String, owner: AnyObject?, typedMessage: Bool,
+        location: CodeLocation
+    ) {
         let file = "\(location.fileID)".split(separator: "/").last.map(String.init) ?? "\(location.fileID)"
         loopID = recorder.objectID(for: loop, label: "loop (\(file):\(location.line))", site: location)
         self.registrationID = registrationID
         let ownerID = owner.map { recorder.objectID(for: $0) } ?? 0
         recorder.asyncActivity.loopOpened(loopID, owner: owner, ownerID: ownerID)
-        recorder.record(Event(kind: .asyncOpen, flags: typedMessage ? .typedMessage : [],
-                              registry: registryID, channel: recorder.intern(channel), object: loopID,
-                              subject: ownerID, registration: registrationID),
-                        at: location)
+        recorder.record(
+            Event(
+                kind: .asyncOpen, flags: typedMessage ? .typedMessage : [],
+                registry: registryID, channel: recorder.intern(channel), object: loopID,
+                subject: ownerID, registration: registrationID),
+            at: location)
     }
 
     /// Values buffered and not yet taken, dropped or ended: what `settle` waits for.
@@ -49,14 +53,18 @@ final class AsyncObservationRecording: AsyncObservationEvents, @unchecked Sendab
 
     func consumed(tag: UInt32) {
         taken()
-        recorder.record(Event(kind: .asyncConsume, registry: registryID, object: loopID,
-                              registration: registrationID, cause: tag == 0 ? Event.none : tag))
+        recorder.record(
+            Event(
+                kind: .asyncConsume, registry: registryID, object: loopID,
+                registration: registrationID, cause: tag == 0 ? Event.none : tag))
     }
 
     func dropped(tag: UInt32) {
         taken()
-        recorder.record(Event(kind: .messageDropped, registry: registryID, object: loopID,
-                              registration: registrationID, cause: tag == 0 ? Event.none : tag))
+        recorder.record(
+            Event(
+                kind: .messageDropped, registry: registryID, object: loopID,
+                registration: registrationID, cause: tag == 0 ? Event.none : tag))
     }
 
     func ended(_ end: AsyncObservationEnd) {
@@ -66,7 +74,9 @@ final class AsyncObservationRecording: AsyncObservationEvents, @unchecked Sendab
         }
         recorder.asyncActivity.valuesBuffered(-left)
         recorder.asyncActivity.loopEnded(loopID)
-        recorder.record(Event(kind: .asyncEnd, registry: registryID, channel: recorder.intern(end.name),
-                              object: loopID, registration: registrationID))
+        recorder.record(
+            Event(
+                kind: .asyncEnd, registry: registryID, channel: recorder.intern(end.name),
+                object: loopID, registration: registrationID))
     }
 }

@@ -10,13 +10,16 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
     // Guarded by the recorder's lock.
     private var current: Registration<Void>?
 
-    init(recorder: Recorder, name: String, owner: AnyObject, protocol: Any.Type = AnyObject.self, hold: Hold,
-         location: CodeLocation) {
+    init(
+        recorder: Recorder, name: String, owner: AnyObject, protocol: Any.Type = AnyObject.self, hold: Hold,
+        location: CodeLocation
+    ) {
         ownerID = recorder.objectID(for: owner, site: location)
         self.hold = hold
         protocolName = _typeName(`protocol`, qualified: false)
-        store = RegistrationStore(recorder: recorder, info: RegistryInfo(name: name, kind: .delegate),
-                                  order: .registration)
+        store = RegistrationStore(
+            recorder: recorder, info: RegistryInfo(name: name, kind: .delegate),
+            order: .registration)
     }
 
     var delegate: AnyObject? {
@@ -36,15 +39,18 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
             current?.isActive = false
             let isolation = RegistrationIsolation(location.isolation)
             current = delegate.map {
-                Registration(id: recorder.newRegistrationIDLocked(), observer: $0, observerID: delegateID,
-                             hold: hold, channel: 0, anyChannel: true, senderID: ownerID, tokenForm: false,
-                             site: recorder.siteIDLocked(.location(location)), isolation: isolation, handler: ())
+                Registration(
+                    id: recorder.newRegistrationIDLocked(), observer: $0, observerID: delegateID,
+                    hold: hold, channel: 0, anyChannel: true, senderID: ownerID, tokenForm: false,
+                    site: recorder.siteIDLocked(.location(location)), isolation: isolation, handler: ())
             }
             let flags = EventFlags(hold: hold).union(delegate == nil ? [] : isolation.flags)
-            _ = recorder.appendLocked(Event(kind: .delegateSet, flags: flags,
-                                            site: recorder.siteIDLocked(.location(location)), registry: store.registryID,
-                                            object: delegateID, subject: ownerID,
-                                            registration: current?.id ?? 0), context: context)
+            _ = recorder.appendLocked(
+                Event(
+                    kind: .delegateSet, flags: flags,
+                    site: recorder.siteIDLocked(.location(location)), registry: store.registryID,
+                    object: delegateID, subject: ownerID,
+                    registration: current?.id ?? 0), context: context)
         }
     }
 
@@ -63,16 +69,20 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
             // A callback that calls itself again, past the cycle bound: cut.
             if store.cutsCycleLocked(channel: channel, site: site, context: context) { return nil }
             receiver = current
-            return recorder.appendLocked(Event(kind: .delegateCall, site: recorder.siteIDLocked(.location(location)),
-                                               registry: store.registryID, channel: channel,
-                                               object: current?.observerID ?? 0, subject: ownerID), context: context)
+            return recorder.appendLocked(
+                Event(
+                    kind: .delegateCall, site: recorder.siteIDLocked(.location(location)),
+                    registry: store.registryID, channel: channel,
+                    object: current?.observerID ?? 0, subject: ownerID), context: context)
         }
         guard let callSequence else { return }
         if let receiver {
             context.enterDelivery()
             defer { context.deliveryDepth -= 1 }
-            store.deliverAll([receiver], postSequence: callSequence, channel: channel, senderID: ownerID,
-                             context: context) { _, observer, _ in
+            store.deliverAll(
+                [receiver], postSequence: callSequence, channel: channel, senderID: ownerID,
+                context: context
+            ) { _, observer, _ in
                 if let observer { body(observer) }
             }
         }

@@ -9,8 +9,10 @@ extension InstrumentedNotificationCenter {
     /// A loop over notifications: one block registration, made when iteration
     /// starts, that buffers each post for the loop; recorded as an async
     /// observation (opened, values taken, how it ended).
-    public func notifications(named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
-                              location: CodeLocation) -> AsyncObserverSequence<PostedNotification> {
+    public func notifications(
+        named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
+        location: CodeLocation
+    ) -> AsyncObserverSequence<PostedNotification> {
         nonisolated(unsafe) let object = object
         nonisolated(unsafe) let owner = owner
         return AsyncObserverSequence { [self] in
@@ -19,15 +21,19 @@ extension InstrumentedNotificationCenter {
             let iterator = AsyncObserverIterator<PostedNotification>(limit: nil, events: recording)
             let loopID = recorder.objectID(for: iterator, site: location)
             let senderID = object.map { recorder.objectID(for: $0) } ?? 0
-            let handler = Handler(body: .block({ [weak iterator] notification in
-                iterator?.receive(PostedNotification(notification), tag: recorder.currentFrame)
-            }, queue: nil), filterBox: nil)
-            let result = store.add(observer: nil, observerID: loopID, hold: .strong, channel: name.rawValue,
-                                   senderID: senderID, tokenForm: true, dedupe: false, site: .location(location),
-                                   handler: handler)
+            let handler = Handler(
+                body: .block(
+                    { [weak iterator] notification in
+                        iterator?.receive(PostedNotification(notification), tag: recorder.currentFrame)
+                    }, queue: nil), filterBox: nil)
+            let result = store.add(
+                observer: nil, observerID: loopID, hold: .strong, channel: name.rawValue,
+                senderID: senderID, tokenForm: true, dedupe: false, site: .location(location),
+                handler: handler)
             guard case .added(let registration) = result else { return iterator }
-            recording.open(loop: iterator, registrationID: registration.id, channel: name.rawValue, owner: owner,
-                           typedMessage: false, location: location)
+            recording.open(
+                loop: iterator, registrationID: registration.id, channel: name.rawValue, owner: owner,
+                typedMessage: false, location: location)
             let store = self.store
             iterator.setUnregister {
                 store.remove(registrationID: registration.id, observerID: loopID, site: .interned(0))

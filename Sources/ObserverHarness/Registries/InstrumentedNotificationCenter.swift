@@ -54,8 +54,9 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     private var recorder: Recorder { store.recorder }
 
     init(recorder: Recorder, name: String, order: DeliveryOrder) {
-        store = RegistrationStore(recorder: recorder, info: RegistryInfo(name: name, kind: .notificationCenter),
-                                  order: order)
+        store = RegistrationStore(
+            recorder: recorder, info: RegistryInfo(name: name, kind: .notificationCenter),
+            order: order)
     }
 
     /// The registry's name in reports.
@@ -63,19 +64,22 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
 
     // MARK: Adding
 
-    public func addObserver(forName name: Notification.Name?, object: Any?, queue: OperationQueue?,
-                            location: CodeLocation,
-                            using block: @escaping @Sendable (Notification) -> Void) -> any NSObjectProtocol {
+    public func addObserver(
+        forName name: Notification.Name?, object: Any?, queue: OperationQueue?,
+        location: CodeLocation,
+        using block: @escaping @Sendable (Notification) -> Void
+    ) -> any NSObjectProtocol {
         let token = NotificationObserverToken(store: store)
         let tokenID = recorder.objectID(for: token, site: location)
         let sender = senderIdentity(of: object, location: location)
         let queueReference = queue.map { QueueReference($0, objectID: recorder.objectID(for: $0)) }
         // A block given a queue runs on that queue's thread, not the poster's.
         let deliveryPlace: ExecutionPlace? = queue.map { $0 === OperationQueue.main ? .mainActor : .background }
-        let result = store.add(observer: nil, observerID: tokenID, hold: .strong, channel: name?.rawValue,
-                               senderID: sender.id, tokenForm: true, dedupe: false, site: .location(location),
-                               isolation: RegistrationIsolation(location.isolation), deliveryPlace: deliveryPlace,
-                               handler: Handler(body: .block(block, queue: queueReference), filterBox: sender.box))
+        let result = store.add(
+            observer: nil, observerID: tokenID, hold: .strong, channel: name?.rawValue,
+            senderID: sender.id, tokenForm: true, dedupe: false, site: .location(location),
+            isolation: RegistrationIsolation(location.isolation), deliveryPlace: deliveryPlace,
+            handler: Handler(body: .block(block, queue: queueReference), filterBox: sender.box))
         if case .added(let registration) = result { token.registrationID = registration.id }
         token.observerID = tokenID
         return token
@@ -90,34 +94,40 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         isolation: (any Actor)? = #isolation,
         handler: @escaping (Observer, Notification) -> Void
     ) {
-        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column,
-                                    isolation: isolation)
+        let location = CodeLocation(
+            fileID: fileID, filePath: filePath, line: line, column: column,
+            isolation: isolation)
         addMethodObserver(observer, name: name, object: object, location: location) { target, notification in
             // The store only hands back the object registered here.
             handler(unsafeDowncast(target, to: Observer.self), notification)
         }
     }
 
-    func addMethodObserver(_ observer: AnyObject, name: Notification.Name?, object: Any?, location: CodeLocation,
-                           handler: @escaping (AnyObject, Notification) -> Void) {
+    func addMethodObserver(
+        _ observer: AnyObject, name: Notification.Name?, object: Any?, location: CodeLocation,
+        handler: @escaping (AnyObject, Notification) -> Void
+    ) {
         let observerID = recorder.objectID(for: observer, site: location)
         let sender = senderIdentity(of: object, location: location)
-        _ = store.add(observer: observer, observerID: observerID, hold: .weak, channel: name?.rawValue,
-                      senderID: sender.id, tokenForm: false, dedupe: false, site: .location(location),
-                      isolation: RegistrationIsolation(location.isolation),
-                      handler: Handler(body: .method(handler), filterBox: sender.box))
+        _ = store.add(
+            observer: observer, observerID: observerID, hold: .weak, channel: name?.rawValue,
+            senderID: sender.id, tokenForm: false, dedupe: false, site: .location(location),
+            isolation: RegistrationIsolation(location.isolation),
+            handler: Handler(body: .method(handler), filterBox: sender.box))
     }
 
     #if canImport(ObjectiveC)
-    /// Foundation's selector form: `observer` is held weakly and receives
-    /// `selector` with the notification.
-    public func addObserver(_ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
-                            location: CodeLocation) {
-        let target = observer as AnyObject
-        addMethodObserver(target, name: name, object: object, location: location) { target, notification in
-            _ = target.perform(selector, with: notification as NSNotification)
+        /// Foundation's selector form: `observer` is held weakly and receives
+        /// `selector` with the notification.
+        public func addObserver(
+            _ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
+            location: CodeLocation
+        ) {
+            let target = observer as AnyObject
+            addMethodObserver(target, name: name, object: object, location: location) { target, notification in
+                _ = target.perform(selector, with: notification as NSNotification)
+            }
         }
-    }
     #endif
 
     // MARK: Removing
@@ -134,16 +144,18 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
             // (Foundation would remove this center's registration that has the
             // same internal key): recorded as an unbalanced removal.
             let registrationID = token.store === store ? token.registrationID : 0
-            store.remove(registrationID: registrationID, observerID: token.observerID, channel: name?.rawValue,
-                         senderID: senderID, site: .location(location))
+            store.remove(
+                registrationID: registrationID, observerID: token.observerID, channel: name?.rawValue,
+                senderID: senderID, site: .location(location))
             return
         }
         guard let target = classInstance(observer) else {
             store.remove(observerID: 0, channel: name?.rawValue, senderID: 0, site: .location(location))
             return
         }
-        store.remove(observerID: recorder.objectIDForRemoval(of: target), channel: name?.rawValue,
-                     senderID: senderID, site: .location(location))
+        store.remove(
+            observerID: recorder.objectIDForRemoval(of: target), channel: name?.rawValue,
+            senderID: senderID, site: .location(location))
     }
 
     // MARK: Posting
@@ -159,8 +171,10 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         withExtendedLifetime(sender) {}
     }
 
-    private func deliver(_ notification: Notification, to registration: Registration<Handler>, observer: AnyObject?,
-                         delivery: UInt32) {
+    private func deliver(
+        _ notification: Notification, to registration: Registration<Handler>, observer: AnyObject?,
+        delivery: UInt32
+    ) {
         switch registration.handler.body {
         case .method(let handler):
             if let observer { handler(observer, notification) }
@@ -171,8 +185,10 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
             }
             guard let queue = reference.queue else {
                 // Foundation's weak queue is gone: the block never runs again.
-                recorder.record(Event(kind: .deliverSkipped, registry: store.registryID, object: reference.objectID,
-                                      registration: registration.id))
+                recorder.record(
+                    Event(
+                        kind: .deliverSkipped, registry: store.registryID, object: reference.objectID,
+                        registration: registration.id))
                 return
             }
             guard queue !== OperationQueue.current else {
@@ -204,8 +220,11 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         guard let object else { return (0, nil) }
         if let instance = classInstance(object) { return (recorder.objectID(for: instance), nil) }
         let box = object as AnyObject
-        return (recorder.valueObjectID(for: box, typeName: String(describing: type(of: object)),
-                                       label: ValueDescription.of(object), site: .location(location)), box)
+        return (
+            recorder.valueObjectID(
+                for: box, typeName: String(describing: type(of: object)),
+                label: ValueDescription.of(object), site: .location(location)), box
+        )
     }
 }
 

@@ -73,8 +73,10 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         var ownerIsGone: Bool { ownerID != 0 && owner == nil }
     }
 
-    func track<T>(_ apply: @escaping () -> T, onChange: @escaping @Sendable () -> Void, owner: AnyObject?,
-                  location: CodeLocation) -> T {
+    func track<T>(
+        _ apply: @escaping () -> T, onChange: @escaping @Sendable () -> Void, owner: AnyObject?,
+        location: CodeLocation
+    ) -> T {
         let ownerID = owner.map { recorder.objectID(for: $0, site: location) } ?? 0
         let isolation = RegistrationIsolation(location.isolation)
         let registryID = self.registryID
@@ -82,13 +84,18 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
             recorder.noticeDeallocationsLocked()
             let site = recorder.siteIDLocked(.location(location))
             let key = WatchKey(site: site, owner: ownerID)
-            let watch = watches[key] ?? Watch(registryID: registryID, channel: recorder.internLocked("values read at \(location.callSite)"),
-                                              site: site, ownerID: ownerID, owner: owner)
+            let watch =
+                watches[key]
+                ?? Watch(
+                    registryID: registryID, channel: recorder.internLocked("values read at \(location.callSite)"),
+                    site: site, ownerID: ownerID, owner: owner)
             watches[key] = watch
             let registration = recorder.newRegistrationIDLocked()
-            _ = recorder.appendLocked(Event(kind: .observationArm, flags: isolation.flags, site: site,
-                                            registry: registryID, channel: watch.channel, object: ownerID,
-                                            registration: registration), context: ThreadContext.current)
+            _ = recorder.appendLocked(
+                Event(
+                    kind: .observationArm, flags: isolation.flags, site: site,
+                    registry: registryID, channel: watch.channel, object: ownerID,
+                    registration: registration), context: ThreadContext.current)
             watch.armed = (registration, isolation, onChange)
             watch.apply = { _ = apply() }
             watch.generation += 1
@@ -109,25 +116,29 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         recorder.withLock {
             guard generation == watch.generation, !watch.ownerIsGone else { return }
             if watch.nesting >= NotificationCycleRule.depthBound {
-                _ = recorder.appendLocked(Event(kind: .cycleCut, site: watch.site, registry: watch.registryID,
-                                                channel: watch.channel), context: context)
+                _ = recorder.appendLocked(
+                    Event(
+                        kind: .cycleCut, site: watch.site, registry: watch.registryID,
+                        channel: watch.channel), context: context)
                 watch.armed = nil
                 watch.apply = nil
                 return
             }
             let armed = watch.armed
             let change = recorder.appendLocked(
-                Event(kind: .observationChange, site: watch.site, registry: watch.registryID, channel: watch.channel,
-                      object: watch.ownerID, registration: armed?.registration ?? 0), context: context)
+                Event(
+                    kind: .observationChange, site: watch.site, registry: watch.registryID, channel: watch.channel,
+                    object: watch.ownerID, registration: armed?.registration ?? 0), context: context)
             guard let armed else {
                 watch.apply = nil  // the miss is on record; rest until the app arms again
                 return
             }
             let flags = armed.isolation.deliveryFlags(at: context.modelledPlace ?? context.liveDeliveryPlace)
             let sequence = recorder.appendLocked(
-                Event(kind: .observationFire, flags: flags, site: watch.site, registry: watch.registryID,
-                      channel: watch.channel, object: watch.ownerID, registration: armed.registration,
-                      cause: change), context: context)
+                Event(
+                    kind: .observationFire, flags: flags, site: watch.site, registry: watch.registryID,
+                    channel: watch.channel, object: watch.ownerID, registration: armed.registration,
+                    cause: change), context: context)
             watch.armed = nil
             watch.generation += 1
             fire = (sequence, armed.onChange)

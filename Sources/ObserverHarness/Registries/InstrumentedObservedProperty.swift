@@ -8,10 +8,12 @@ final class InstrumentedObservedProperty: ObservedPropertyBackend, @unchecked Se
     init(recorder: Recorder, property: String, owner: AnyObject, order: DeliveryOrder, location: CodeLocation) {
         ownerID = recorder.objectID(for: owner, site: location)
         self.property = property
-        store = RegistrationStore(recorder: recorder,
-                                  info: RegistryInfo(name: "\(recorder.objectName(ownerID)).\(property)",
-                                                     kind: .property),
-                                  order: order)
+        store = RegistrationStore(
+            recorder: recorder,
+            info: RegistryInfo(
+                name: "\(recorder.objectName(ownerID)).\(property)",
+                kind: .property),
+            order: order)
     }
 
     func didSet(_ change: Any, location: CodeLocation) {
@@ -22,29 +24,37 @@ final class InstrumentedObservedProperty: ObservedPropertyBackend, @unchecked Se
 
     /// `unowned` (KVO's hold): a set after the observer deallocates is recorded
     /// as a message to a dead object.
-    func addObserver(_ observer: AnyObject, hold: Hold, location: CodeLocation,
-                     handler: @escaping (AnyObject, Any) -> Void) {
+    func addObserver(
+        _ observer: AnyObject, hold: Hold, location: CodeLocation,
+        handler: @escaping (AnyObject, Any) -> Void
+    ) {
         let id = store.recorder.objectID(for: observer, site: location)
-        _ = store.add(observer: observer, observerID: id, hold: hold, channel: property, senderID: ownerID,
-                      tokenForm: false, dedupe: false, site: .location(location),
-                      isolation: RegistrationIsolation(location.isolation)) { target, change in
+        _ = store.add(
+            observer: observer, observerID: id, hold: hold, channel: property, senderID: ownerID,
+            tokenForm: false, dedupe: false, site: .location(location),
+            isolation: RegistrationIsolation(location.isolation)
+        ) { target, change in
             if let target { handler(target, change) }
         }
     }
 
     func removeObserver(_ observer: AnyObject, location: CodeLocation) {
-        store.remove(observerID: store.recorder.objectIDForRemoval(of: observer), channel: property, senderID: ownerID,
-                     site: .location(location))
+        store.remove(
+            observerID: store.recorder.objectIDForRemoval(of: observer), channel: property, senderID: ownerID,
+            site: .location(location))
     }
 
-    func observe(token: AnyObject, location: CodeLocation,
-                 handler: @escaping (Any) -> Void) -> (@Sendable (CodeLocation?) -> Void)? {
+    func observe(
+        token: AnyObject, location: CodeLocation,
+        handler: @escaping (Any) -> Void
+    ) -> (@Sendable (CodeLocation?) -> Void)? {
         let tokenID = store.recorder.objectID(for: token, site: location)
         // Like a typed message's, the registration ends with its token.
-        let result = store.add(observer: nil, observerID: tokenID, hold: .strong, channel: property,
-                               senderID: ownerID, tokenForm: true, dedupe: false, site: .location(location),
-                               isolation: RegistrationIsolation(location.isolation),
-                               handler: { _, change in handler(change) }, extraFlags: .endsWithToken)
+        let result = store.add(
+            observer: nil, observerID: tokenID, hold: .strong, channel: property,
+            senderID: ownerID, tokenForm: true, dedupe: false, site: .location(location),
+            isolation: RegistrationIsolation(location.isolation),
+            handler: { _, change in handler(change) }, extraFlags: .endsWithToken)
         guard case .added(let registration) = result else { return nil }
         let store = self.store
         let registrationID = registration.id

@@ -5,21 +5,24 @@ final class InstrumentedObserverList: ObserverListBackend, @unchecked Sendable {
     private let dedupe: Bool
 
     init(recorder: Recorder, name: String, dedupe: Bool, order: DeliveryOrder) {
-        store = RegistrationStore(recorder: recorder,
-                                  info: RegistryInfo(name: name, kind: .subject, dedupe: dedupe), order: order)
+        store = RegistrationStore(
+            recorder: recorder,
+            info: RegistryInfo(name: name, kind: .subject, dedupe: dedupe), order: order)
         self.dedupe = dedupe
     }
 
     func add(_ observer: AnyObject, channel: String, hold: Hold, location: CodeLocation) {
         let id = store.recorder.objectID(for: observer, site: location)
-        _ = store.add(observer: observer, observerID: id, hold: hold, channel: channel, senderID: 0,
-                      tokenForm: false, dedupe: dedupe, site: .location(location),
-                      isolation: RegistrationIsolation(location.isolation), handler: ())
+        _ = store.add(
+            observer: observer, observerID: id, hold: hold, channel: channel, senderID: 0,
+            tokenForm: false, dedupe: dedupe, site: .location(location),
+            isolation: RegistrationIsolation(location.isolation), handler: ())
     }
 
     func remove(_ observer: AnyObject, channel: String?, location: CodeLocation) {
-        store.remove(observerID: store.recorder.objectIDForRemoval(of: observer), channel: channel, senderID: 0,
-                     site: .location(location))
+        store.remove(
+            observerID: store.recorder.objectIDForRemoval(of: observer), channel: channel, senderID: 0,
+            site: .location(location))
     }
 
     /// An `unowned` observer that has deallocated is recorded as a delivery to

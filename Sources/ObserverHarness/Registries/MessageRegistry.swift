@@ -33,8 +33,9 @@ final class MessageRegistry: @unchecked Sendable {
     private var recorder: Recorder { store.recorder }
 
     init(recorder: Recorder, name: String) {
-        store = RegistrationStore(recorder: recorder, info: RegistryInfo(name: name, kind: .notificationCenter),
-                                  order: .registration)
+        store = RegistrationStore(
+            recorder: recorder, info: RegistryInfo(name: name, kind: .notificationCenter),
+            order: .registration)
     }
 
     /// Foundation names a message after its type.
@@ -47,8 +48,9 @@ final class MessageRegistry: @unchecked Sendable {
         observer: @escaping @MainActor (Message) -> Void
     ) -> NotificationCenter.ObservationToken {
         let token = MessageObserverToken()
-        let registrationID = register(.mainActor { message in observer(message as! Message) },
-                                      type: type, subject: subject, token: token, location: location)
+        let registrationID = register(
+            .mainActor { message in observer(message as! Message) },
+            type: type, subject: subject, token: token, location: location)
         return mintToken(for: type, holding: token, registrationID: registrationID)
     }
 
@@ -57,26 +59,32 @@ final class MessageRegistry: @unchecked Sendable {
         observer: @escaping @Sendable (Message) async -> Void
     ) -> NotificationCenter.ObservationToken {
         let token = MessageObserverToken()
-        let registrationID = register(.async { message in await observer(message as! Message) },
-                                      type: type, subject: subject, token: token, location: location)
+        let registrationID = register(
+            .async { message in await observer(message as! Message) },
+            type: type, subject: subject, token: token, location: location)
         return mintToken(for: type, holding: token, registrationID: registrationID)
     }
 
-    private func register<Message>(_ handler: Handler, type: Message.Type, subject: AnyObject?,
-                                   token: MessageObserverToken, location: CodeLocation) -> UInt32 {
+    private func register<Message>(
+        _ handler: Handler, type: Message.Type, subject: AnyObject?,
+        token: MessageObserverToken, location: CodeLocation
+    ) -> UInt32 {
         let tokenID = recorder.objectID(for: token, site: location)
         let subjectID = subject.map { recorder.objectID(for: $0) } ?? 0
-        let result = store.add(observer: nil, observerID: tokenID, hold: .strong, channel: Self.channel(type),
-                               senderID: subjectID, tokenForm: true, dedupe: false, site: .location(location),
-                               handler: handler, extraFlags: .typedMessage)
+        let result = store.add(
+            observer: nil, observerID: tokenID, hold: .strong, channel: Self.channel(type),
+            senderID: subjectID, tokenForm: true, dedupe: false, site: .location(location),
+            handler: handler, extraFlags: .typedMessage)
         guard case .added(let registration) = result else { return 0 }
         return registration.id
     }
 
     /// A Foundation token whose twin registration holds `token`, so the
     /// harness hears when Foundation lets it go.
-    private func mintToken<Message>(for type: Message.Type, holding token: MessageObserverToken,
-                                    registrationID: UInt32) -> NotificationCenter.ObservationToken {
+    private func mintToken<Message>(
+        for type: Message.Type, holding token: MessageObserverToken,
+        registrationID: UInt32
+    ) -> NotificationCenter.ObservationToken {
         token.registry = self
         token.registrationID = registrationID
         token.tokenID = recorder.objectID(for: token)
@@ -111,8 +119,10 @@ final class MessageRegistry: @unchecked Sendable {
     // MARK: Posting
 
     @MainActor
-    func postMainActor<Message: NotificationCenter.MainActorMessage>(_ message: Message, subject: AnyObject?,
-                                                                     location: CodeLocation) {
+    func postMainActor<Message: NotificationCenter.MainActorMessage>(
+        _ message: Message, subject: AnyObject?,
+        location: CodeLocation
+    ) {
         let subjectID = subject.map { recorder.objectID(for: $0) } ?? 0
         store.post(channel: Self.channel(Message.self), senderID: subjectID, site: .location(location)) {
             registration, _, _ in
@@ -122,8 +132,10 @@ final class MessageRegistry: @unchecked Sendable {
         }
     }
 
-    func postAsync<Message: NotificationCenter.AsyncMessage>(_ message: Message, subject: AnyObject?,
-                                                             location: CodeLocation) {
+    func postAsync<Message: NotificationCenter.AsyncMessage>(
+        _ message: Message, subject: AnyObject?,
+        location: CodeLocation
+    ) {
         let subjectID = subject.map { recorder.objectID(for: $0) } ?? 0
         let activity = recorder.asyncActivity
         store.post(channel: Self.channel(Message.self), senderID: subjectID, site: .location(location)) {
@@ -163,8 +175,9 @@ final class MessageRegistry: @unchecked Sendable {
                 },
                 extraFlags: .typedMessage)
             guard case .added(let registration) = result else { return iterator }
-            recording.open(loop: iterator, registrationID: registration.id, channel: Self.channel(type), owner: owner,
-                           typedMessage: true, location: location)
+            recording.open(
+                loop: iterator, registrationID: registration.id, channel: Self.channel(type), owner: owner,
+                typedMessage: true, location: location)
             let store = self.store
             iterator.setUnregister {
                 store.remove(registrationID: registration.id, observerID: loopID, site: .interned(0))

@@ -29,9 +29,11 @@ final class Registration<Handler>: @unchecked Sendable {
     /// matches it. Lock-guarded.
     @exclusivity(unchecked) var pruned = false
 
-    init(id: UInt32, observer: AnyObject?, observerID: UInt32, hold: Hold, channel: UInt32,
-         anyChannel: Bool, senderID: UInt32, tokenForm: Bool, site: UInt32,
-         isolation: RegistrationIsolation = .nonisolated, deliveryPlace: ExecutionPlace? = nil, handler: Handler) {
+    init(
+        id: UInt32, observer: AnyObject?, observerID: UInt32, hold: Hold, channel: UInt32,
+        anyChannel: Bool, senderID: UInt32, tokenForm: Bool, site: UInt32,
+        isolation: RegistrationIsolation = .nonisolated, deliveryPlace: ExecutionPlace? = nil, handler: Handler
+    ) {
         self.id = id
         self.isolation = isolation
         self.deliveryPlace = deliveryPlace
@@ -110,9 +112,11 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// Registers `observer`; records `add`.
     /// `isolation` is the registering code's; `deliveryPlace` where the
     /// handler always runs, if not on the posting thread.
-    func add(observer: AnyObject?, observerID: UInt32, hold: Hold, channel: String?, senderID: UInt32,
-             tokenForm: Bool, dedupe: Bool, site: SiteReference, isolation: RegistrationIsolation = .nonisolated,
-             deliveryPlace: ExecutionPlace? = nil, handler: Handler, extraFlags: EventFlags = []) -> AddResult {
+    func add(
+        observer: AnyObject?, observerID: UInt32, hold: Hold, channel: String?, senderID: UInt32,
+        tokenForm: Bool, dedupe: Bool, site: SiteReference, isolation: RegistrationIsolation = .nonisolated,
+        deliveryPlace: ExecutionPlace? = nil, handler: Handler, extraFlags: EventFlags = []
+    ) -> AddResult {
         recorder.withLock {
             recorder.noticeDeallocationsLocked()
             let context = ThreadContext.current
@@ -121,14 +125,18 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             var flags = EventFlags(hold: hold).union(extraFlags).union(isolation.flags)
             if tokenForm { flags.insert(.tokenForm) }
             if channel == nil { flags.insert(.anyChannel) }
-            if dedupe, let existing = registrations.first(where: {
-                $0.isActive && $0.observerID == observerID && $0.channel == channelID
-                    && $0.anyChannel == (channel == nil) && $0.senderID == senderID
-            }) {
+            if dedupe,
+                let existing = registrations.first(where: {
+                    $0.isActive && $0.observerID == observerID && $0.channel == channelID
+                        && $0.anyChannel == (channel == nil) && $0.senderID == senderID
+                })
+            {
                 flags.insert(.ignoredDuplicate)
-                _ = recorder.appendLocked(Event(kind: .add, flags: flags, site: siteID, registry: registryID,
-                                                channel: channelID, object: observerID, subject: senderID,
-                                                registration: existing.id), context: context)
+                _ = recorder.appendLocked(
+                    Event(
+                        kind: .add, flags: flags, site: siteID, registry: registryID,
+                        channel: channelID, object: observerID, subject: senderID,
+                        registration: existing.id), context: context)
                 return .ignoredDuplicate(existing)
             }
             let registration = Registration(
@@ -137,9 +145,11 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                 site: siteID, isolation: isolation, deliveryPlace: deliveryPlace, handler: handler)
             registrations.append(registration)
             recorder.watchSenderLocked(senderID)
-            _ = recorder.appendLocked(Event(kind: .add, flags: flags, site: siteID, registry: registryID,
-                                            channel: channelID, object: observerID, subject: senderID,
-                                            registration: registration.id), context: context)
+            _ = recorder.appendLocked(
+                Event(
+                    kind: .add, flags: flags, site: siteID, registry: registryID,
+                    channel: channelID, object: observerID, subject: senderID,
+                    registration: registration.id), context: context)
             return .added(registration)
         }
     }
@@ -148,8 +158,10 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// A `channel` or `senderID` given must match the registration's own, as
     /// Foundation's `removeObserver(token, name:object:)` requires.
     @discardableResult
-    func remove(registrationID: UInt32, observerID: UInt32, channel: String? = nil, senderID: UInt32 = 0,
-                site: SiteReference) -> Bool {
+    func remove(
+        registrationID: UInt32, observerID: UInt32, channel: String? = nil, senderID: UInt32 = 0,
+        site: SiteReference
+    ) -> Bool {
         // The registration may hold the last strong reference to its observer,
         // whose deinit records through this lock: it is let go after unlocking.
         var ended: Registration<Handler>?
@@ -169,10 +181,12 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                 registrations[index].isActive = false
                 ended = registrations.remove(at: index)
             }
-            _ = recorder.appendLocked(Event(kind: .remove, flags: .byToken, site: siteID, registry: registryID,
-                                            channel: channelID, object: observerID, subject: senderID,
-                                            registration: index == nil ? 0 : registrationID),
-                                      context: context)
+            _ = recorder.appendLocked(
+                Event(
+                    kind: .remove, flags: .byToken, site: siteID, registry: registryID,
+                    channel: channelID, object: observerID, subject: senderID,
+                    registration: index == nil ? 0 : registrationID),
+                context: context)
             return index != nil
         }
     }
@@ -181,8 +195,10 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// observer, never block-form ones); records one `remove` per registration
     /// ended, or one that matched nothing.
     @discardableResult
-    func remove(observerID: UInt32, channel: String?, senderID: UInt32, site: SiteReference,
-                includingTokenForm: Bool = false) -> Int {
+    func remove(
+        observerID: UInt32, channel: String?, senderID: UInt32, site: SiteReference,
+        includingTokenForm: Bool = false
+    ) -> Int {
         // Let go after unlocking: a removed registration may hold the last
         // strong reference to an observer whose deinit records through the lock.
         var ended: [Registration<Handler>] = []
@@ -197,21 +213,26 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             var removed = 0
             registrations.removeAll { registration in
                 guard registration.observerID == observerID, includingTokenForm || !registration.tokenForm,
-                      channel == nil || (registration.channel == channelID && !registration.anyChannel),
-                      senderID == 0 || registration.senderID == senderID else { return false }
+                    channel == nil || (registration.channel == channelID && !registration.anyChannel),
+                    senderID == 0 || registration.senderID == senderID
+                else { return false }
                 registration.isActive = false
                 ended.append(registration)
                 recorder.unwatchSenderLocked(registration.senderID)
                 removed += 1
-                _ = recorder.appendLocked(Event(kind: .remove, flags: flags, site: siteID, registry: registryID,
-                                                channel: channelID, object: observerID, subject: senderID,
-                                                registration: registration.id), context: context)
+                _ = recorder.appendLocked(
+                    Event(
+                        kind: .remove, flags: flags, site: siteID, registry: registryID,
+                        channel: channelID, object: observerID, subject: senderID,
+                        registration: registration.id), context: context)
                 return true
             }
             if removed == 0 {
-                _ = recorder.appendLocked(Event(kind: .remove, flags: flags, site: siteID, registry: registryID,
-                                                channel: channelID, object: observerID, subject: senderID,
-                                                registration: 0), context: context)
+                _ = recorder.appendLocked(
+                    Event(
+                        kind: .remove, flags: flags, site: siteID, registry: registryID,
+                        channel: channelID, object: observerID, subject: senderID,
+                        registration: 0), context: context)
             }
             return removed
         }
@@ -227,8 +248,10 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             guard let index = registrations.firstIndex(where: { $0.id == registrationID && $0.isActive }) else {
                 return
             }
-            _ = recorder.appendLocked(Event(kind: .tokenDropped, registry: registryID, object: observerID,
-                                            registration: registrationID), context: ThreadContext.current)
+            _ = recorder.appendLocked(
+                Event(
+                    kind: .tokenDropped, registry: registryID, object: observerID,
+                    registration: registrationID), context: ThreadContext.current)
             if ending {
                 recorder.unwatchSenderLocked(registrations[index].senderID)
                 registrations[index].isActive = false
@@ -256,8 +279,10 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// Posts and delivers. Records the post event (`kind`: post, property set
     /// or delegate call), then one delivery event per receiver, running
     /// `deliver` for live ones with the delivery as the thread's frame.
-    func post(kind: EventKind = .post, channel: String, senderID: UInt32, site: SiteReference,
-              deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void) {
+    func post(
+        kind: EventKind = .post, channel: String, senderID: UInt32, site: SiteReference,
+        deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void
+    ) {
         let context = ThreadContext.current
         var channelID: UInt32 = 0
         var postSequence: UInt32 = 0
@@ -277,8 +302,10 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                 cut = true
                 return
             }
-            postSequence = recorder.appendLocked(Event(kind: kind, site: siteID, registry: registryID,
-                                                       channel: channelID, subject: senderID), context: context)
+            postSequence = recorder.appendLocked(
+                Event(
+                    kind: kind, site: siteID, registry: registryID,
+                    channel: channelID, subject: senderID), context: context)
             snapshot = registrations
             // Only an order policy needs the post's ordinal among posts with
             // several receivers; registration order skips the count.
@@ -297,19 +324,22 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         context.enterDelivery()
         defer { context.deliveryDepth -= 1 }
         guard ordinal >= 0 else {
-            deliverAll(snapshot, matching: (channelID, senderID), postSequence: postSequence, channel: channelID,
-                       senderID: senderID, context: context, deliver: deliver)
+            deliverAll(
+                snapshot, matching: (channelID, senderID), postSequence: postSequence, channel: channelID,
+                senderID: senderID, context: context, deliver: deliver)
             return
         }
         var receivers = orderedReceivers
-        var orderContext = DeliveryContext(registry: name, channel: channel, receiverCount: receivers.count,
-                                           postOrdinal: ordinal)
+        var orderContext = DeliveryContext(
+            registry: name, channel: channel, receiverCount: receivers.count,
+            postOrdinal: ordinal)
         orderContext.postSequence = postSequence
         orderContext.registrationIDs = receivers.map(\.id)
         let permutation = order.permutation(for: orderContext)
         receivers = permutation.map { receivers[$0] }
-        deliverAll(receivers, postSequence: postSequence, channel: channelID, senderID: senderID,
-                   context: context, deliver: deliver)
+        deliverAll(
+            receivers, postSequence: postSequence, channel: channelID, senderID: senderID,
+            context: context, deliver: deliver)
     }
 
     /// Whether a post on `channel` now would nest past the cycle bound inside
@@ -319,10 +349,11 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     func cutsCycleLocked(channel: UInt32, site: UInt32, context: ThreadContext) -> Bool {
         let bound = NotificationCycleRule.depthBound
         guard context.deliveryDepth >= bound,
-              recorder.reentersPastBoundLocked(registry: registryID, channel: channel, bound: bound, context: context)
+            recorder.reentersPastBoundLocked(registry: registryID, channel: channel, bound: bound, context: context)
         else { return false }
-        _ = recorder.appendLocked(Event(kind: .cycleCut, site: site, registry: registryID, channel: channel),
-                                  context: context)
+        _ = recorder.appendLocked(
+            Event(kind: .cycleCut, site: site, registry: registryID, channel: channel),
+            context: context)
         return true
     }
 
@@ -345,25 +376,30 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// deliveries carry the recorder's latest time instead of reading the
     /// clock. Each handler still runs in its own frame, restored after it, so
     /// a deinit between two deliveries is blamed on the frame around them.
-    func deliverAll(_ receivers: [Registration<Handler>], matching filter: (channel: UInt32, sender: UInt32)? = nil,
-                    postSequence: UInt32, channel: UInt32, senderID: UInt32,
-                    context: ThreadContext, deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void) {
+    func deliverAll(
+        _ receivers: [Registration<Handler>], matching filter: (channel: UInt32, sender: UInt32)? = nil,
+        postSequence: UInt32, channel: UInt32, senderID: UInt32,
+        context: ThreadContext, deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void
+    ) {
         receivers.withUnsafeBufferPointer { buffer in
             for index in buffer.indices {
                 if halted { break }
                 Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { registration in
                     if let filter, !registration.matches(channel: filter.channel, sender: filter.sender) { return }
-                    deliverOne(registration, postSequence: postSequence, channel: channel, senderID: senderID,
-                               context: context, deliver: deliver)
+                    deliverOne(
+                        registration, postSequence: postSequence, channel: channel, senderID: senderID,
+                        context: context, deliver: deliver)
                 }
             }
         }
     }
 
     @inline(__always)
-    private func deliverOne(_ registration: Registration<Handler>, postSequence: UInt32, channel: UInt32,
-                            senderID: UInt32, context: ThreadContext,
-                            deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void) {
+    private func deliverOne(
+        _ registration: Registration<Handler>, postSequence: UInt32, channel: UInt32,
+        senderID: UInt32, context: ThreadContext,
+        deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void
+    ) {
         var observer: AnyObject?
         var deliverySequence: UInt32 = 0
         let shouldRun: Bool = recorder.withLock {
@@ -372,9 +408,10 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             // A block registration has no observer object: no weak load.
             guard registration.hasObserverObject else {
                 deliverySequence = recorder.appendDeliveryLocked(
-                    Event(kind: .deliver, flags: registration.deliveryFlags(context),
-                          registry: registryID, channel: channel, object: registration.observerID,
-                          subject: senderID, registration: registration.id, cause: postSequence), context: context)
+                    Event(
+                        kind: .deliver, flags: registration.deliveryFlags(context),
+                        registry: registryID, channel: channel, object: registration.observerID,
+                        subject: senderID, registration: registration.id, cause: postSequence), context: context)
                 return true
             }
             observer = registration.observer
@@ -387,8 +424,9 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             let kind: EventKind = dead ? (registration.hold == .weak ? .deliverSkipped : .deliverToDead) : .deliver
             let flags = dead ? [] : registration.deliveryFlags(context)
             deliverySequence = recorder.appendDeliveryLocked(
-                Event(kind: kind, flags: flags, registry: registryID, channel: channel, object: registration.observerID,
-                      subject: senderID, registration: registration.id, cause: postSequence), context: context)
+                Event(
+                    kind: kind, flags: flags, registry: registryID, channel: channel, object: registration.observerID,
+                    subject: senderID, registration: registration.id, cause: postSequence), context: context)
             return !dead
         }
         guard shouldRun else { return }

@@ -77,14 +77,17 @@ struct Explorer {
     mutating func run() throws(InputError) -> Report {
         let first = try replay(Schedule())
         let footprints = Footprints(recording: first.recording, decisions: first.decisions)
-        let baseline = Baseline(result: first, conflicting: first.decisions.indices.map { index in
-            let receivers = footprints.conflictingReceivers(of: index)
-            return receivers.count >= 2 ? receivers : []
-        })
+        let baseline = Baseline(
+            result: first,
+            conflicting: first.decisions.indices.map { index in
+                let receivers = footprints.conflictingReceivers(of: index)
+                return receivers.count >= 2 ? receivers : []
+            })
         try search(baseline)
         if let unexplored { searchFindings.append(budgetNote(unexplored, baseline: baseline)) }
-        var report = Report(scenario: scenario.name, eventCount: first.recording.eventCount, replays: replays,
-                            findings: (union.findings + deduplicated(searchFindings)).sorted(by: Finding.reportOrder))
+        var report = Report(
+            scenario: scenario.name, eventCount: first.recording.eventCount, replays: replays,
+            findings: (union.findings + deduplicated(searchFindings)).sorted(by: Finding.reportOrder))
         let orders = orderCount(baseline)
         report.orders = orders > 1 ? orders : nil
         return report
@@ -101,8 +104,11 @@ struct Explorer {
         for index in conflicting where try tryOrders(of: index, [reversed(index, baseline)], baseline) {
             decided.insert(index)
         }
-        for ordinal in concurrent where try tryInterleavings(of: ordinal, [reversedInterleaving(ordinal, baseline)],
-                                                              baseline) {
+        for ordinal in concurrent
+        where try tryInterleavings(
+            of: ordinal, [reversedInterleaving(ordinal, baseline)],
+            baseline)
+        {
             interleaved.insert(ordinal)
         }
         // 2. Two choices together.
@@ -130,7 +136,8 @@ struct Explorer {
             let sizes = baseline.result.concurrentSteps[ordinal].branchSizes
             let sampled = !multinomialAtMost(sizes, Self.exhaustiveLimit)
             if try !tryInterleavings(of: ordinal, interleavingCandidates(ordinal, sizes), baseline), sampled,
-               unexplored == nil {
+                unexplored == nil
+            {
                 searchFindings.append(sampledNote(concurrent: ordinal, baseline: baseline))
             }
         }
@@ -153,7 +160,8 @@ struct Explorer {
     /// when tried, or when the budget is spent (then `what` is noted as the
     /// first thing left unexplored).
     private mutating func explore(_ schedule: Schedule, _ what: String)
-        throws(InputError) -> Replay.Result? {
+        throws(InputError) -> Replay.Result?
+    {
         guard !tried.contains(schedule) else { return nil }
         guard hasBudget else {
             if unexplored == nil { unexplored = what }
@@ -171,11 +179,15 @@ struct Explorer {
     /// Tries `candidates` (permutations) for one decision until one changes
     /// the outcome; reports that dependence, minimised. Whether one did.
     private mutating func tryOrders(of index: Int, _ candidates: [[Int]], _ baseline: Baseline)
-        throws(InputError) -> Bool {
+        throws(InputError) -> Bool
+    {
         let decision = baseline.decisions[index]
         for candidate in candidates where candidate != Array(decision.registrations.indices) {
-            guard let result = try explore(schedule([index: candidate], baseline),
-                                           "orders of \(postName(index, baseline))") else {
+            guard
+                let result = try explore(
+                    schedule([index: candidate], baseline),
+                    "orders of \(postName(index, baseline))")
+            else {
                 if unexplored != nil { return false }
                 continue
             }
@@ -191,13 +203,17 @@ struct Explorer {
 
     /// A schedule that reorders these decisions, each only when met with
     /// the receivers it was made for.
-    private func schedule(_ permutations: [Int: [Int]], _ baseline: Baseline,
-                          interleavings: [Int: [Int]] = [:]) -> Schedule {
-        Schedule(permutations: permutations,
-                 receivers: Dictionary(uniqueKeysWithValues: permutations.keys.map {
-                     ($0, baseline.decisions[$0].registrations)
-                 }),
-                 interleavings: interleavings)
+    private func schedule(
+        _ permutations: [Int: [Int]], _ baseline: Baseline,
+        interleavings: [Int: [Int]] = [:]
+    ) -> Schedule {
+        Schedule(
+            permutations: permutations,
+            receivers: Dictionary(
+                uniqueKeysWithValues: permutations.keys.map {
+                    ($0, baseline.decisions[$0].registrations)
+                }),
+            interleavings: interleavings)
     }
 
     private func reversed(_ index: Int, _ baseline: Baseline) -> [Int] {
@@ -244,7 +260,8 @@ struct Explorer {
     /// The smallest set of receivers whose reordering alone changes the
     /// outcome: a pair when one exists.
     private mutating func minimise(_ index: Int, found: [Int], foundOutcome: Outcome, baseline: Baseline)
-        throws(InputError) -> Responsible {
+        throws(InputError) -> Responsible
+    {
         let count = baseline.decisions[index].registrations.count
         let conflicting = baseline.conflicting[index]
         let candidates = conflicting.count >= 2 ? conflicting : Array(0..<count)
@@ -259,8 +276,9 @@ struct Explorer {
                 order.insert(candidates[b], at: order.firstIndex(of: candidates[a]) ?? 0)
                 let result = try replay(schedule([index: order], baseline))
                 if !baseline.result.outcome.matches(result.outcome) {
-                    return Responsible(receivers: [candidates[a], candidates[b]],
-                                       reordered: [candidates[b], candidates[a]], outcome: result.outcome)
+                    return Responsible(
+                        receivers: [candidates[a], candidates[b]],
+                        reordered: [candidates[b], candidates[a]], outcome: result.outcome)
                 }
             }
         }
@@ -281,13 +299,15 @@ struct Explorer {
         let decision = baseline.decisions[index]
         let trace = baseline.trace
         let post = trace.events[decision.postSequence]
-        return judge(Divergence(
-            cause: .deliveryOrder(registry: decision.registry, channel: decision.channel,
-                                  receivers: responsible.receivers.map { receiverName(decision, $0, trace) },
-                                  reordered: responsible.reordered.map { receiverName(decision, $0, trace) }),
-            differences: baseline.result.outcome.differences(from: responsible.outcome),
-            step: trace.step(of: decision.postSequence), site: trace.site(post.site),
-            events: [decision.postSequence] + deliveries(of: index, to: responsible.receivers, baseline)))
+        return judge(
+            Divergence(
+                cause: .deliveryOrder(
+                    registry: decision.registry, channel: decision.channel,
+                    receivers: responsible.receivers.map { receiverName(decision, $0, trace) },
+                    reordered: responsible.reordered.map { receiverName(decision, $0, trace) }),
+                differences: baseline.result.outcome.differences(from: responsible.outcome),
+                step: trace.step(of: decision.postSequence), site: trace.site(post.site),
+                events: [decision.postSequence] + deliveries(of: index, to: responsible.receivers, baseline)))
     }
 
     /// The delivery events of `decision`'s post to these receivers.
@@ -329,11 +349,16 @@ struct Explorer {
             interleavings[ordinal] = reversedInterleaving(ordinal, baseline)
         }
         let what = combination.decisions.map { postName($0, baseline) }
-        guard let result = try explore(schedule(permutations, baseline, interleavings: interleavings),
-                                       "orders of \(what.joined(separator: " and ")) reversed together"
-                                           + (combination.interleaving.map { " with step "
-                                               + "\(baseline.result.concurrentSteps[$0].step)'s branches" } ?? "")),
-              !baseline.result.outcome.matches(result.outcome) else { return }
+        guard
+            let result = try explore(
+                schedule(permutations, baseline, interleavings: interleavings),
+                "orders of \(what.joined(separator: " and ")) reversed together"
+                    + (combination.interleaving.map {
+                        " with step "
+                            + "\(baseline.result.concurrentSteps[$0].step)'s branches"
+                    } ?? "")),
+            !baseline.result.outcome.matches(result.outcome)
+        else { return }
         var first: [String] = [], other: [String] = [], objects: [String] = [], events: [Int] = []
         for index in combination.decisions {
             let decision = baseline.decisions[index]
@@ -351,12 +376,15 @@ struct Explorer {
         }
         let lead = combination.decisions[0]
         let decision = baseline.decisions[lead]
-        if let finding = judge(Divergence(
-            cause: .combined(registry: decision.registry, channel: decision.channel, first: first, other: other,
-                             objects: objects),
-            differences: baseline.result.outcome.differences(from: result.outcome),
-            step: baseline.trace.step(of: decision.postSequence),
-            site: baseline.trace.site(baseline.trace.events[decision.postSequence].site), events: events)) {
+        if let finding = judge(
+            Divergence(
+                cause: .combined(
+                    registry: decision.registry, channel: decision.channel, first: first, other: other,
+                    objects: objects),
+                differences: baseline.result.outcome.differences(from: result.outcome),
+                step: baseline.trace.step(of: decision.postSequence),
+                site: baseline.trace.site(baseline.trace.events[decision.postSequence].site), events: events))
+        {
             searchFindings.append(finding)
         }
     }
@@ -386,22 +414,28 @@ struct Explorer {
     /// Tries `candidates` for one `concurrently` step until one changes the
     /// outcome, and reports it. Whether one did.
     private mutating func tryInterleavings(of ordinal: Int, _ candidates: [[Int]], _ baseline: Baseline)
-        throws(InputError) -> Bool {
+        throws(InputError) -> Bool
+    {
         let record = baseline.result.concurrentSteps[ordinal]
         let first = sequential(record.branchSizes)
         for candidate in candidates where candidate != first {
-            guard let result = try explore(Schedule(interleavings: [ordinal: candidate]),
-                                           "interleavings of step \(record.step)'s branches") else {
+            guard
+                let result = try explore(
+                    Schedule(interleavings: [ordinal: candidate]),
+                    "interleavings of step \(record.step)'s branches")
+            else {
                 if unexplored != nil { return false }
                 continue
             }
             let differences = baseline.result.outcome.differences(from: result.outcome)
             guard !differences.isEmpty else { continue }
             let site = scenario.steps.indices.contains(record.step) ? scenario.steps[record.step].site : nil
-            if let finding = judge(Divergence(
-                cause: .interleaving(first: describe(first), other: describe(candidate)),
-                differences: differences, step: record.step, site: site,
-                events: [baseline.trace.stepStart(record.step) ?? 0])) {
+            if let finding = judge(
+                Divergence(
+                    cause: .interleaving(first: describe(first), other: describe(candidate)),
+                    differences: differences, step: record.step, site: site,
+                    events: [baseline.trace.stepStart(record.step) ?? 0]))
+            {
                 searchFindings.append(finding)
             }
             return true
@@ -426,7 +460,8 @@ struct Explorer {
         var parts: [String] = []
         for (index, permutation) in schedule.permutations.sorted(by: { $0.key < $1.key })
         where result.decisions.indices.contains(index)
-            && (schedule.receivers[index].map { $0 == result.decisions[index].registrations } ?? true) {
+            && (schedule.receivers[index].map { $0 == result.decisions[index].registrations } ?? true)
+        {
             let decision = result.decisions[index]
             let names = permutation.map { receiver in
                 decision.registrations.indices.contains(receiver)
@@ -445,7 +480,8 @@ struct Explorer {
     /// (`Int.max` when more).
     private func orderCount(_ baseline: Baseline) -> Int {
         var total = 1
-        let choices = baseline.decisions.map { factorial($0.registrations.count) }
+        let choices =
+            baseline.decisions.map { factorial($0.registrations.count) }
             + baseline.result.concurrentSteps.map { multinomial($0.branchSizes) }
         for choice in choices {
             guard let choice else { return Int.max }
@@ -461,7 +497,8 @@ struct Explorer {
     }
 
     private func budgetNote(_ unexplored: String, baseline: Baseline) -> Finding {
-        let bound = replays >= Self.replayBudget
+        let bound =
+            replays >= Self.replayBudget
             ? "its budget of \(Self.replayBudget.grouped) replays"
             : "its budget of \(workLimit.grouped) units of work"
         return ExplorationLimitRule().finding(

@@ -18,8 +18,9 @@ struct FindingUnion {
     /// default one).
     mutating func add(_ replayFindings: [Finding], order: String?) {
         for var finding in replayFindings {
-            let key = Key(rule: finding.rule, registry: finding.registry, channel: finding.channel,
-                          objects: finding.objects.sorted(), site: finding.site)
+            let key = Key(
+                rule: finding.rule, registry: finding.registry, channel: finding.channel,
+                objects: finding.objects.sorted(), site: finding.site)
             guard seen.insert(key).inserted else { continue }
             if let order, !order.isEmpty {
                 finding.message += " Found in the explored order where \(order)."

@@ -43,22 +43,25 @@ struct Footprints {
         for (index, decision) in decisions.enumerated() { decisionByPost[decision.postSequence] = index }
         // Receiver index by registration id, per decision (a post may have thousands).
         let receiverIndexes = decisions.map { decision in
-            Dictionary(decision.registrations.enumerated().map { ($0.element, $0.offset) },
-                       uniquingKeysWith: { first, _ in first })
+            Dictionary(
+                decision.registrations.enumerated().map { ($0.element, $0.offset) },
+                uniquingKeysWith: { first, _ in first })
         }
         let events = recording.events
         for sequence in 0..<events.count {
             let event = events[sequence]
             if event.kind.isDelivery, event.cause != Event.none, let decision = decisionByPost[Int(event.cause)],
-               let receiver = receiverIndexes[decision][event.registration] {
+                let receiver = receiverIndexes[decision][event.registration]
+            {
                 owners[sequence] = (decision, receiver)
             }
         }
         guard !owners.isEmpty else { return }
-        let snapshotRegistries = Set(recording.registries.indices.filter {
-            let kind = recording.registries[$0].kind
-            return kind == .notificationCenter || kind == .property
-        }.map(UInt32.init))
+        let snapshotRegistries = Set(
+            recording.registries.indices.filter {
+                let kind = recording.registries[$0].kind
+                return kind == .notificationCenter || kind == .property
+            }.map(UInt32.init))
         for sequence in 0..<events.count {
             let event = events[sequence]
             guard let touched = Self.resource(of: event) else { continue }
@@ -70,7 +73,8 @@ struct Footprints {
             }
             credit(sequence, touched.access)
             for (frame, frameEvent) in events.causes(of: sequence) {
-                let ownRemoval = event.kind == .remove && event.registration != 0
+                let ownRemoval =
+                    event.kind == .remove && event.registration != 0
                     && frameEvent.kind == .deliver && frameEvent.registration == event.registration
                     && snapshotRegistries.contains(event.registry)
                 credit(frame, ownRemoval ? .ownRemoval : touched.access)

@@ -25,8 +25,9 @@ struct Outcome: Sendable {
 
     /// The lifetime findings among a replay's findings, as compared across orders.
     static func lifetime(of findings: [Finding]) -> Set<String> {
-        Set(findings.filter { lifetimeRuleIDs.contains($0.rule) }
-            .map { "\($0.rule) for \($0.objects.joined(separator: ", "))" })
+        Set(
+            findings.filter { lifetimeRuleIDs.contains($0.rule) }
+                .map { "\($0.rule) for \($0.objects.joined(separator: ", "))" })
     }
 
     /// The bytes comparing two outcomes' state may read: what the explorer
@@ -45,7 +46,8 @@ struct Outcome: Sendable {
         var result: [(what: String, first: String, other: String)] = []
         for key in Set(state.keys).union(other.state.keys).sorted() {
             let mine = state[key] ?? .null, theirs = other.state[key] ?? .null
-            let same = (stateFingerprints[key] ?? Self.null) == (other.stateFingerprints[key] ?? Self.null)
+            let same =
+                (stateFingerprints[key] ?? Self.null) == (other.stateFingerprints[key] ?? Self.null)
                 && mine.semanticallyEquals(theirs)
             if !same {
                 result.append(("\"\(key)\"", ValuePreview.of(mine), ValuePreview.of(theirs)))
@@ -57,13 +59,20 @@ struct Outcome: Sendable {
                 let parts = key.split(separator: "|", maxSplits: 1)
                 let reader = parts.first.map { $0.split(separator: "@").first.map(String.init) ?? String($0) } ?? key
                 let readKey = parts.count > 1 ? String(parts[1]) : key
-                result.append(("\(reader)'s read of \"\(readKey)\"", mine?.preview ?? "nothing",
-                               theirs?.preview ?? "nothing"))
+                result.append(
+                    (
+                        "\(reader)'s read of \"\(readKey)\"", mine?.preview ?? "nothing",
+                        theirs?.preview ?? "nothing"
+                    ))
             }
         }
-        for finding in lifetime.union(other.lifetime).sorted() where lifetime.contains(finding) != other.lifetime.contains(finding) {
-            result.append((finding, lifetime.contains(finding) ? "reported" : "absent",
-                           other.lifetime.contains(finding) ? "reported" : "absent"))
+        for finding in lifetime.union(other.lifetime).sorted()
+        where lifetime.contains(finding) != other.lifetime.contains(finding) {
+            result.append(
+                (
+                    finding, lifetime.contains(finding) ? "reported" : "absent",
+                    other.lifetime.contains(finding) ? "reported" : "absent"
+                ))
         }
         return result
     }

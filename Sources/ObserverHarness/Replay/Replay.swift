@@ -115,8 +115,9 @@ final class Replay {
             let order = declaration.order == .registration ? DeliveryOrder.registration : self.schedule.deliveryOrder
             stores[name] = RegistrationStore(
                 recorder: recorder,
-                info: RegistryInfo(name: name, kind: declaration.kind, dedupe: declaration.dedupe,
-                                   order: declaration.order),
+                info: RegistryInfo(
+                    name: name, kind: declaration.kind, dedupe: declaration.dedupe,
+                    order: declaration.order),
                 order: order)
         }
     }
@@ -142,9 +143,10 @@ final class Replay {
         var findings = Analyzer.findings(in: trace)
         let outcome = Outcome(state: state, reads: reads, lifetime: Outcome.lifetime(of: findings))
         if let limit { findings.append(limitFinding(limit, trace: trace)) }
-        return Result(recording: recording, trace: trace, findings: findings, outcome: outcome,
-                      decisions: schedule.decisions, concurrentSteps: schedule.concurrentSteps, work: work,
-                      limit: limit)
+        return Result(
+            recording: recording, trace: trace, findings: findings, outcome: outcome,
+            decisions: schedule.decisions, concurrentSteps: schedule.concurrentSteps, work: work,
+            limit: limit)
     }
 
     /// Lets every object go once the replay is over (or has failed). Objects
@@ -216,7 +218,8 @@ final class Replay {
 
         case .post(let registry, let channel, let sender, let payload, let senderValue, let typed):
             guard let store = typed ? typedStore(registry) : stores[registry] else { return }
-            let senderID = senderValue.map { valueSenderID($0, site: site) }
+            let senderID =
+                senderValue.map { valueSenderID($0, site: site) }
                 ?? sender.flatMap { resolve($0, frame)?.id } ?? 0
             deliver(store, kind: .post, channel: channel ?? "", senderID: senderID, site: site, payload: payload)
 
@@ -236,27 +239,37 @@ final class Replay {
             deliver(store, kind: .propertySet, channel: property, senderID: target.id, site: site, payload: payload)
 
         case .setDelegate(let registry, let ownerName, let delegateName, let hold):
-            setDelegate(registry: registry, ownerName: ownerName, delegateName: delegateName, hold: hold,
-                        frame: frame, site: site)
+            setDelegate(
+                registry: registry, ownerName: ownerName, delegateName: delegateName, hold: hold,
+                frame: frame, site: site)
 
         case .callDelegate(let registry, let ownerName, let method, let payload):
-            callDelegate(registry: registry, ownerName: ownerName, method: method, payload: payload,
-                         frame: frame, site: site)
+            callDelegate(
+                registry: registry, ownerName: ownerName, method: method, payload: payload,
+                frame: frame, site: site)
 
         case .invoke(let objectName, let method, let payload):
             guard let target = resolve(objectName, frame) else { return }
-            let sequence = recorder.record(Event(kind: .invoke, site: site, channel: recorder.intern(method),
-                                                 object: target.id))
+            let sequence = recorder.record(
+                Event(
+                    kind: .invoke, site: site, channel: recorder.intern(method),
+                    object: target.id))
             if let object = target.object, let body = object.methods[method] {
                 recorder.withFrame(sequence) {
-                    run(body, frame: Frame(selfName: object.name, selfID: object.id, selfObject: object,
-                                           payload: payload))
+                    run(
+                        body,
+                        frame: Frame(
+                            selfName: object.name, selfID: object.id, selfObject: object,
+                            payload: payload))
                 }
             } else if objectName == "self", let frame, frame.selfObject == nil, let body = frame.selfMethods[method] {
                 // `deinit { stopObserving() }`: an object calls its own method from its deinit.
                 recorder.withFrame(sequence) {
-                    run(body, frame: Frame(selfName: frame.selfName, selfID: frame.selfID, selfObject: nil,
-                                           payload: payload, selfMethods: frame.selfMethods))
+                    run(
+                        body,
+                        frame: Frame(
+                            selfName: frame.selfName, selfID: frame.selfID, selfObject: nil,
+                            payload: payload, selfMethods: frame.selfMethods))
                 }
             }
 
@@ -280,8 +293,11 @@ final class Replay {
         case .runLoop(let loop, let count):
             loops.take(loop, count: count, site: site) { handler, payload, owner in
                 let object = owner?.object
-                run(handler, frame: Frame(selfName: object?.name ?? "", selfID: owner?.id ?? 0, selfObject: object,
-                                          payload: payload))
+                run(
+                    handler,
+                    frame: Frame(
+                        selfName: object?.name ?? "", selfID: owner?.id ?? 0, selfObject: object,
+                        payload: payload))
             }
 
         case .cancelLoop(let loop):
@@ -295,8 +311,9 @@ final class Replay {
         guard let declaration = scenario.registries[registry] else { return nil }
         let store = RegistrationStore<ReplayResponse>(
             recorder: recorder,
-            info: RegistryInfo(name: registry, kind: declaration.kind, dedupe: declaration.dedupe,
-                               order: declaration.order),
+            info: RegistryInfo(
+                name: registry, kind: declaration.kind, dedupe: declaration.dedupe,
+                order: declaration.order),
             order: declaration.order == .registration ? DeliveryOrder.registration : schedule.deliveryOrder)
         typedStores[registry] = store
         return store
@@ -306,7 +323,8 @@ final class Replay {
         // `self` is the object whose handler runs (the same object, not a
         // later one created under its name).
         if let slotName = name == "self" ? frame?.selfName : name, var slot = slots[slotName], slot.strong != nil,
-           name != "self" || slot.id == frame?.selfID {
+            name != "self" || slot.id == frame?.selfID
+        {
             recorder.record(Event(kind: .appRelease, site: site, object: slot.id))
             // The object may deinit here, and its deinit re-enters the replay
             // and reads `slots`: drop the last reference only after the write.
@@ -319,20 +337,24 @@ final class Replay {
         // Inside a handler, `release` can also drop the handler object's own
         // reference (`self.x = nil`).
         guard let holder = frame?.selfObject, let target = resolve(name, frame),
-              let index = holder.held.firstIndex(where: { $0.id == target.id }) else { return }
+            let index = holder.held.firstIndex(where: { $0.id == target.id })
+        else { return }
         holder.held.remove(at: index)
     }
 
     private func observe(_ observation: Observation, frame: Frame?, site: UInt32) {
         guard let store = observation.typed ? typedStore(observation.registry) : stores[observation.registry],
-              let declaration = scenario.registries[observation.registry],
-              let observer = resolve(observation.observer, frame), let object = observer.object else { return }
-        let senderID = observation.senderValue.map { valueSenderID($0, site: site) }
+            let declaration = scenario.registries[observation.registry],
+            let observer = resolve(observation.observer, frame), let object = observer.object
+        else { return }
+        let senderID =
+            observation.senderValue.map { valueSenderID($0, site: site) }
             ?? observation.sender.flatMap { resolve($0, frame)?.id } ?? 0
-        let response: ReplayResponse = switch observation.response {
-        case .handler(let handler): .handler(handler)
-        case .method(let method): .method(method)
-        }
+        let response: ReplayResponse =
+            switch observation.response {
+            case .handler(let handler): .handler(handler)
+            case .method(let method): .method(method)
+            }
         let result = store.add(
             observer: object, observerID: observer.id, hold: observation.hold ?? declaration.hold,
             channel: observation.channel, senderID: senderID,
@@ -350,13 +372,15 @@ final class Replay {
         switch result {
         case .added(let added):
             // Rebinding a token name drops the previous token.
-            tokens[token] = ScenarioToken(registrationID: added.id, observerID: observer.id, store: store,
-                                          ending: observation.typed)
+            tokens[token] = ScenarioToken(
+                registrationID: added.id, observerID: observer.id, store: store,
+                ending: observation.typed)
         case .ignoredDuplicate(let existing):
             // A de-duplicating registry hands back the existing registration's
             // handle: share it, so dropping one name while another still
             // holds it is not the last reference going away.
-            tokens[token] = tokens.values.first { $0.registrationID == existing.id && $0.store === store }
+            tokens[token] =
+                tokens.values.first { $0.registrationID == existing.id && $0.store === store }
                 ?? ScenarioToken(registrationID: existing.id, observerID: observer.id, store: store)
         }
     }
@@ -365,18 +389,20 @@ final class Replay {
     /// (a small number shares one cached box; anything else gets a new one).
     /// The box is kept for the replay, so no later box takes its address.
     private func valueSenderID(_ value: JSONValue, site: UInt32) -> UInt32 {
-        let (swiftValue, typeName): (Any, String) = switch value {
-        case .string(let string): (string, "String")
-        case .int(let int): (int, "Int")
-        case .double(let double): (double, "Double")
-        case .bool(let bool): (bool, "Bool")
-        case .null, .array, .object: (value, "JSON value")
-        }
+        let (swiftValue, typeName): (Any, String) =
+            switch value {
+            case .string(let string): (string, "String")
+            case .int(let int): (int, "Int")
+            case .double(let double): (double, "Double")
+            case .bool(let bool): (bool, "Bool")
+            case .null, .array, .object: (value, "JSON value")
+            }
         let box = swiftValue as AnyObject
         valueBoxes.append(box)
         let label = swiftValue is JSONValue ? value.serialized(.compact) : ValueDescription.of(swiftValue)
-        return recorder.valueObjectID(for: box, typeName: typeName, label: ValueDescription.cut(label),
-                                      site: .interned(site))
+        return recorder.valueObjectID(
+            for: box, typeName: typeName, label: ValueDescription.cut(label),
+            site: .interned(site))
     }
 
     private func remove(_ removal: Removal, frame: Frame?, site: UInt32) {
@@ -384,21 +410,27 @@ final class Replay {
         if let token = removal.token {
             let bound = tokens[token]
             // A typed token belongs to the center's typed registry.
-            (bound?.store ?? store).remove(registrationID: bound?.registrationID ?? 0, observerID: bound?.observerID ?? 0,
-                         site: .interned(site))
+            (bound?.store ?? store).remove(
+                registrationID: bound?.registrationID ?? 0, observerID: bound?.observerID ?? 0,
+                site: .interned(site))
             return
         }
         guard let observerName = removal.observer, let observer = resolve(observerName, frame) else { return }
-        let senderID = removal.senderValue.map { valueSenderID($0, site: site) }
+        let senderID =
+            removal.senderValue.map { valueSenderID($0, site: site) }
             ?? removal.sender.flatMap { resolve($0, frame)?.id } ?? 0
-        store.remove(observerID: observer.id, channel: removal.channel, senderID: senderID, site: .interned(site),
-                     includingTokenForm: store.kind != .notificationCenter)
+        store.remove(
+            observerID: observer.id, channel: removal.channel, senderID: senderID, site: .interned(site),
+            includingTokenForm: store.kind != .notificationCenter)
     }
 
-    private func setDelegate(registry: String, ownerName: String, delegateName: String?, hold: Hold?,
-                             frame: Frame?, site: UInt32) {
+    private func setDelegate(
+        registry: String, ownerName: String, delegateName: String?, hold: Hold?,
+        frame: Frame?, site: UInt32
+    ) {
         guard let store = stores[registry], let declaration = scenario.registries[registry],
-              let owner = resolve(ownerName, frame) else { return }
+            let owner = resolve(ownerName, frame)
+        else { return }
         let delegate = delegateName.flatMap { resolve($0, frame) }
         let key = DelegateKey(registry: registry, owner: owner.id)
         let hold = hold ?? declaration.hold
@@ -416,34 +448,47 @@ final class Replay {
                     isolation: isolation, handler: .method(""))
             }
             let flags = EventFlags(hold: hold).union(delegates[key] == nil ? [] : isolation.flags)
-            _ = recorder.appendLocked(Event(kind: .delegateSet, flags: flags, site: site,
-                                            registry: store.registryID, object: delegates[key]?.observerID ?? 0,
-                                            subject: owner.id, registration: delegates[key]?.id ?? 0),
-                                      context: ThreadContext.current)
+            _ = recorder.appendLocked(
+                Event(
+                    kind: .delegateSet, flags: flags, site: site,
+                    registry: store.registryID, object: delegates[key]?.observerID ?? 0,
+                    subject: owner.id, registration: delegates[key]?.id ?? 0),
+                context: ThreadContext.current)
         }
     }
 
-    private func callDelegate(registry: String, ownerName: String, method: String, payload: JSONValue,
-                              frame: Frame?, site: UInt32) {
+    private func callDelegate(
+        registry: String, ownerName: String, method: String, payload: JSONValue,
+        frame: Frame?, site: UInt32
+    ) {
         guard let store = stores[registry], let owner = resolve(ownerName, frame) else { return }
         let receiver = delegates[DelegateKey(registry: registry, owner: owner.id)]
         let channel = recorder.intern(method)
         guard enter(registryID: store.registryID, channelID: channel, site: site) else { return }
         defer { leave(registryID: store.registryID, channelID: channel) }
-        let call = recorder.record(Event(kind: .delegateCall, site: site, registry: store.registryID, channel: channel,
-                                         object: receiver?.observerID ?? 0, subject: owner.id))
+        let call = recorder.record(
+            Event(
+                kind: .delegateCall, site: site, registry: store.registryID, channel: channel,
+                object: receiver?.observerID ?? 0, subject: owner.id))
         guard let receiver else { return }
-        store.deliverAll([receiver], postSequence: call, channel: channel, senderID: owner.id,
-                         context: ThreadContext.current) { _, observer, _ in
+        store.deliverAll(
+            [receiver], postSequence: call, channel: channel, senderID: owner.id,
+            context: ThreadContext.current
+        ) { _, observer, _ in
             guard let delegate = observer as? ScenarioObject, let body = delegate.methods[method] else { return }
-            run(body, frame: Frame(selfName: delegate.name, selfID: delegate.id, selfObject: delegate,
-                                   payload: payload))
+            run(
+                body,
+                frame: Frame(
+                    selfName: delegate.name, selfID: delegate.id, selfObject: delegate,
+                    payload: payload))
         }
     }
 
     /// Posts through a store, running each live receiver's response.
-    private func deliver(_ store: RegistrationStore<ReplayResponse>, kind: EventKind, channel: String,
-                         senderID: UInt32, site: UInt32, payload: JSONValue) {
+    private func deliver(
+        _ store: RegistrationStore<ReplayResponse>, kind: EventKind, channel: String,
+        senderID: UInt32, site: UInt32, payload: JSONValue
+    ) {
         let channelID = recorder.intern(channel)
         // Looking through a large registry is work too, even for a post that
         // reaches no one: one unit per 64 registrations.
@@ -461,11 +506,12 @@ final class Replay {
                 return
             }
             guard !aborted, let object = observer as? ScenarioObject else { return }
-            let body: Handler? = switch registration.handler {
-            case .handler(let handler): handler
-            case .method(let method): object.methods[method]
-            case .loop: nil
-            }
+            let body: Handler? =
+                switch registration.handler {
+                case .handler(let handler): handler
+                case .method(let method): object.methods[method]
+                case .loop: nil
+                }
             guard let body else { return }
             run(body, frame: Frame(selfName: object.name, selfID: object.id, selfObject: object, payload: payload))
         }
@@ -501,28 +547,36 @@ final class Replay {
     /// `withObservationTracking` of `object.property`: armed until the next change.
     private func armTracking(_ observation: Observation, frame: Frame?, site: UInt32) {
         guard let store = stores[observation.registry], let observer = resolve(observation.observer, frame),
-              let objectName = observation.sender, let target = resolve(objectName, frame),
-              let property = observation.channel else { return }
-        let key = TrackingKey(registry: observation.registry, object: target.id, property: property,
-                              observer: observer.id)
+            let objectName = observation.sender, let target = resolve(objectName, frame),
+            let property = observation.channel
+        else { return }
+        let key = TrackingKey(
+            registry: observation.registry, object: target.id, property: property,
+            observer: observer.id)
         let isolation = ThreadContext.current.modelledPlace?.isolation ?? .nonisolated
         let name = "\(objectName == "self" ? frame?.selfName ?? objectName : objectName).\(property)"
         let registration = recorder.withLock { recorder.newRegistrationIDLocked() }
-        recorder.record(Event(kind: .observationArm, flags: isolation.flags, site: site, registry: store.registryID,
-                              channel: recorder.intern(name), object: observer.id, registration: registration))
+        recorder.record(
+            Event(
+                kind: .observationArm, flags: isolation.flags, site: site, registry: store.registryID,
+                channel: recorder.intern(name), object: observer.id, registration: registration))
         if !trackings.contains(key) { trackings.append(key) }
-        let response: ReplayResponse = switch observation.response {
-        case .handler(let handler): .handler(handler)
-        case .method(let method): .method(method)
-        }
-        armedTrackings[key] = ArmedTracking(registration: registration, isolation: isolation, response: response,
-                                            observer: observer.object)
+        let response: ReplayResponse =
+            switch observation.response {
+            case .handler(let handler): .handler(handler)
+            case .method(let method): .method(method)
+            }
+        armedTrackings[key] = ArmedTracking(
+            registration: registration, isolation: isolation, response: response,
+            observer: observer.object)
     }
 
     /// `object.property` is about to change: each tracking of it records the
     /// change, and an armed one fires (and disarms) on this step's thread.
-    private func changeTracked(_ store: RegistrationStore<ReplayResponse>, objectID: UInt32, property: String,
-                               key name: String, site: UInt32) {
+    private func changeTracked(
+        _ store: RegistrationStore<ReplayResponse>, objectID: UInt32, property: String,
+        key name: String, site: UInt32
+    ) {
         let channel = recorder.intern(name)
         guard enter(registryID: store.registryID, channelID: channel, site: site) else { return }
         defer { leave(registryID: store.registryID, channelID: channel) }
@@ -530,20 +584,25 @@ final class Replay {
             guard !aborted else { return }
             work += 1
             let armed = armedTrackings.removeValue(forKey: key)
-            let change = recorder.record(Event(kind: .observationChange, site: site, registry: store.registryID,
-                                               channel: channel, object: key.observer,
-                                               registration: armed?.registration ?? 0))
+            let change = recorder.record(
+                Event(
+                    kind: .observationChange, site: site, registry: store.registryID,
+                    channel: channel, object: key.observer,
+                    registration: armed?.registration ?? 0))
             guard let armed else { continue }
             let place = ThreadContext.current.modelledPlace ?? .mainThread
-            let fire = recorder.record(Event(kind: .observationFire, flags: armed.isolation.deliveryFlags(at: place),
-                                             registry: store.registryID, channel: channel, object: key.observer,
-                                             registration: armed.registration, cause: change))
+            let fire = recorder.record(
+                Event(
+                    kind: .observationFire, flags: armed.isolation.deliveryFlags(at: place),
+                    registry: store.registryID, channel: channel, object: key.observer,
+                    registration: armed.registration, cause: change))
             guard let object = armed.observer else { continue }
-            let body: Handler? = switch armed.response {
-            case .handler(let handler): handler
-            case .method(let method): object.methods[method]
-            case .loop: nil
-            }
+            let body: Handler? =
+                switch armed.response {
+                case .handler(let handler): handler
+                case .method(let method): object.methods[method]
+                case .loop: nil
+                }
             guard let body else { continue }
             recorder.withFrame(fire) {
                 run(body, frame: Frame(selfName: object.name, selfID: object.id, selfObject: object, payload: .null))
@@ -579,16 +638,18 @@ final class Replay {
         let site = scenario.steps.indices.contains(limit.step) ? scenario.steps[limit.step].site : nil
         let later = scenario.steps.count - limit.step - 1
         let skipped = "the rest of step \(limit.step) and \(later) later step\(later == 1 ? "" : "s") were not run"
-        let message = switch limit.bound {
-        case .work:
-            "The replay was cut at its bound of \(Self.workBound.grouped) units of work (steps, deliveries, "
-                + "registrations looked through and bytes of values copied or compared): \(skipped)."
-        case .nesting(let name):
-            "The replay was cut where handlers nested \(Self.frameDepthBound) deep (in \(name)'s handlers "
-                + "and methods): \(skipped)."
-        }
-        return ExplorationLimitRule().finding(message, step: limit.step, site: site,
-                                              events: [trace.stepStart(limit.step) ?? 0])
+        let message =
+            switch limit.bound {
+            case .work:
+                "The replay was cut at its bound of \(Self.workBound.grouped) units of work (steps, deliveries, "
+                    + "registrations looked through and bytes of values copied or compared): \(skipped)."
+            case .nesting(let name):
+                "The replay was cut where handlers nested \(Self.frameDepthBound) deep (in \(name)'s handlers "
+                    + "and methods): \(skipped)."
+            }
+        return ExplorationLimitRule().finding(
+            message, step: limit.step, site: site,
+            events: [trace.stepStart(limit.step) ?? 0])
     }
 
     private func run(_ handler: Handler, frame: Frame) {
@@ -616,8 +677,9 @@ final class Replay {
             case .double(let value): next = .double(value + 1)
             case .null: next = .int(1)
             default:
-                fail("\"increment\" of \"\(key)\", which holds \(current.serialized(.compact)), not a number",
-                     at: step.position)
+                fail(
+                    "\"increment\" of \"\(key)\", which holds \(current.serialized(.compact)), not a number",
+                    at: step.position)
                 return
             }
             state[key] = next
@@ -638,13 +700,17 @@ final class Replay {
             let occurrence = readCounts[reader, default: 0]
             readCounts[reader] = occurrence + 1
             reads["\(reader)#\(occurrence)|\(key)"] = summary
-            recorder.record(Event(kind: .read, site: site, channel: recorder.intern(key),
-                                  registration: recorder.intern(summary.preview)))
+            recorder.record(
+                Event(
+                    kind: .read, site: site, channel: recorder.intern(key),
+                    registration: recorder.intern(summary.preview)))
         }
     }
 
-    private func writeState(_ key: String, _ value: JSONValue, kind: EventKind, position: ScenarioPosition,
-                            site: UInt32) {
+    private func writeState(
+        _ key: String, _ value: JSONValue, kind: EventKind, position: ScenarioPosition,
+        site: UInt32
+    ) {
         // Facts about the value there, not the value: holding it would make the append below copy the list.
         let (existingIsValue, existingIsList) = state[key].map { ($0 != .null, $0.arrayValue != nil) } ?? (false, false)
         let size = ValueFingerprint(value).size
@@ -669,8 +735,10 @@ final class Replay {
             state[key] = value
             stateSizes[key] = size
         }
-        recorder.record(Event(kind: kind, site: site, channel: recorder.intern(key),
-                              registration: recorder.intern(ValuePreview.of(value))))
+        recorder.record(
+            Event(
+                kind: kind, site: site, channel: recorder.intern(key),
+                registration: recorder.intern(ValuePreview.of(value))))
     }
 
     private func evaluate(_ expression: ValueExpression, frame: Frame?, at position: ScenarioPosition) -> JSONValue? {

@@ -23,20 +23,26 @@ final class ReplayLoops {
         self.recorder = recorder
     }
 
-    func open(_ opening: LoopOpening, store: RegistrationStore<ReplayResponse>, owner: (id: UInt32, object: ScenarioObject?)?,
-              senderID: UInt32, site: UInt32) {
+    func open(
+        _ opening: LoopOpening, store: RegistrationStore<ReplayResponse>, owner: (id: UInt32, object: ScenarioObject?)?,
+        senderID: UInt32, site: UInt32
+    ) {
         // Reopening a name (a handler run twice) starts a new loop; the old one runs on.
         let id = recorder.trackOwnedObject(typeName: "AsyncLoop", label: opening.loop, site: site)
-        let result = store.add(observer: nil, observerID: id, hold: .strong, channel: opening.channel,
-                               senderID: senderID, tokenForm: true, dedupe: false, site: .interned(site),
-                               handler: .loop(opening.loop), extraFlags: opening.typed ? .typedMessage : [])
+        let result = store.add(
+            observer: nil, observerID: id, hold: .strong, channel: opening.channel,
+            senderID: senderID, tokenForm: true, dedupe: false, site: .interned(site),
+            handler: .loop(opening.loop), extraFlags: opening.typed ? .typedMessage : [])
         guard case .added(let registration) = result else { return }
-        loops[opening.loop] = Loop(id: id, opening: opening, ownerID: owner?.id ?? 0,
-                                   strongOwner: opening.hold == .strong ? owner?.object : nil, owner: owner?.object,
-                                   registrationID: registration.id, store: store)
-        recorder.record(Event(kind: .asyncOpen, flags: opening.typed ? .typedMessage : [], site: site,
-                              registry: store.registryID, channel: recorder.intern(opening.channel), object: id,
-                              subject: owner?.id ?? 0, registration: registration.id))
+        loops[opening.loop] = Loop(
+            id: id, opening: opening, ownerID: owner?.id ?? 0,
+            strongOwner: opening.hold == .strong ? owner?.object : nil, owner: owner?.object,
+            registrationID: registration.id, store: store)
+        recorder.record(
+            Event(
+                kind: .asyncOpen, flags: opening.typed ? .typedMessage : [], site: site,
+                registry: store.registryID, channel: recorder.intern(opening.channel), object: id,
+                subject: owner?.id ?? 0, registration: registration.id))
     }
 
     /// A post reached loop `name`'s registration: buffer it, dropping the
@@ -45,8 +51,10 @@ final class ReplayLoops {
         guard var loop = loops[name], !loop.ended else { return }
         if let limit = loop.opening.bufferSize, loop.buffer.count + 1 > limit, !loop.buffer.isEmpty {
             let dropped = loop.buffer.removeFirst()
-            recorder.record(Event(kind: .messageDropped, registry: loop.store.registryID, object: loop.id,
-                                  registration: loop.registrationID, cause: dropped.delivery))
+            recorder.record(
+                Event(
+                    kind: .messageDropped, registry: loop.store.registryID, object: loop.id,
+                    registration: loop.registrationID, cause: dropped.delivery))
         }
         loop.buffer.append((payload, delivery))
         loops[name] = loop
@@ -54,15 +62,19 @@ final class ReplayLoops {
 
     /// The loop takes up to `count` buffered values, running its body for
     /// each with its owner as `self` (skipped once a weakly held owner is gone).
-    func take(_ name: String, count: Int?, site: UInt32,
-              run: (Handler, JSONValue, (id: UInt32, object: ScenarioObject?)?) -> Void) {
+    func take(
+        _ name: String, count: Int?, site: UInt32,
+        run: (Handler, JSONValue, (id: UInt32, object: ScenarioObject?)?) -> Void
+    ) {
         var taken = 0
         while let loop = loops[name], !loop.ended, !loop.buffer.isEmpty, taken < count ?? .max {
             let value = loop.buffer[0]
             loops[name]?.buffer.removeFirst()
             taken += 1
-            recorder.record(Event(kind: .asyncConsume, site: site, registry: loop.store.registryID, object: loop.id,
-                                  registration: loop.registrationID, cause: value.delivery))
+            recorder.record(
+                Event(
+                    kind: .asyncConsume, site: site, registry: loop.store.registryID, object: loop.id,
+                    registration: loop.registrationID, cause: value.delivery))
             let owner = loop.strongOwner ?? loop.owner
             if loop.ownerID != 0, owner == nil { continue }
             run(loop.opening.handler, value.payload, loop.ownerID == 0 ? nil : (loop.ownerID, owner))
@@ -79,9 +91,11 @@ final class ReplayLoops {
         loop.strongOwner = nil
         loops[name] = loop
         loop.store.remove(registrationID: loop.registrationID, observerID: loop.id, site: .interned(site))
-        recorder.record(Event(kind: .asyncEnd, site: site, registry: loop.store.registryID,
-                              channel: recorder.intern(AsyncObservationEnd.cancelled.name), object: loop.id,
-                              registration: loop.registrationID))
+        recorder.record(
+            Event(
+                kind: .asyncEnd, site: site, registry: loop.store.registryID,
+                channel: recorder.intern(AsyncObservationEnd.cancelled.name), object: loop.id,
+                registration: loop.registrationID))
         withExtendedLifetime(owner) {}
     }
 

@@ -46,11 +46,14 @@ final class ScheduleState: @unchecked Sendable {
         .custom { [self] context in
             lock.withLock {
                 let index = decisionLog.count
-                decisionLog.append(DecisionRecord(registry: context.registry, channel: context.channel,
-                                                  postSequence: Int(context.postSequence),
-                                                  registrations: context.registrationIDs))
+                decisionLog.append(
+                    DecisionRecord(
+                        registry: context.registry, channel: context.channel,
+                        postSequence: Int(context.postSequence),
+                        registrations: context.registrationIDs))
                 if let permutation = schedule.permutations[index],
-                   schedule.receivers[index].map({ $0 == context.registrationIDs }) ?? true {
+                    schedule.receivers[index].map({ $0 == context.registrationIDs }) ?? true
+                {
                     return permutation
                 }
                 return Array(0..<context.receiverCount)

@@ -31,15 +31,20 @@ package struct Baseline: Sendable, Equatable {
         for report in reports.reports {
             for finding in report.findings {
                 let fingerprint = finding.fingerprint(scenario: report.scenario)
-                entries[fingerprint] = entries[fingerprint] ?? Entry(
-                    fingerprint: fingerprint, scenario: report.scenario, rule: finding.rule, message: finding.message)
+                entries[fingerprint] =
+                    entries[fingerprint]
+                    ?? Entry(
+                        fingerprint: fingerprint, scenario: report.scenario, rule: finding.rule,
+                        message: finding.message)
             }
         }
         self.init(entries: Array(entries.values))
     }
 
     init(entries: [Entry]) {
-        self.entries = entries.sorted { ($0.scenario, $0.rule, $0.fingerprint) < ($1.scenario, $1.rule, $1.fingerprint) }
+        self.entries = entries.sorted {
+            ($0.scenario, $0.rule, $0.fingerprint) < ($1.scenario, $1.rule, $1.fingerprint)
+        }
         fingerprints = Set(entries.map(\.fingerprint))
     }
 
@@ -49,17 +54,22 @@ package struct Baseline: Sendable, Equatable {
 
     package func jsonText() -> String {
         let list: [JSONValue] = entries.map { entry in
-            .object(["fingerprint": .string(entry.fingerprint), "scenario": .string(entry.scenario),
-                     "rule": .string(entry.rule), "message": .string(entry.message)])
+            .object([
+                "fingerprint": .string(entry.fingerprint), "scenario": .string(entry.scenario),
+                "rule": .string(entry.rule), "message": .string(entry.message),
+            ])
         }
-        let document: JSONValue = .object(["format": .string(Self.format), "version": .int(Self.formatVersion),
-                                           "findings": .array(list)])
+        let document: JSONValue = .object([
+            "format": .string(Self.format), "version": .int(Self.formatVersion),
+            "findings": .array(list),
+        ])
         return document.serialized(.canonical) + "\n"
     }
 
     package static func load(contentsOf url: URL, path: String? = nil) throws(InputError) -> Baseline {
         let path = path ?? url.path
-        return try parse(try InputFile.read(url, path: path, maxBytes: ReportSet.maxFileBytes, what: "baseline"), path: path)
+        return try parse(
+            try InputFile.read(url, path: path, maxBytes: ReportSet.maxFileBytes, what: "baseline"), path: path)
     }
 
     package static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> Baseline {
@@ -76,10 +86,12 @@ package struct Baseline: Sendable, Equatable {
             guard fingerprint.value.count == 16, fingerprint.value.allSatisfy(\.isHexDigit) else {
                 throw input.error("\"fingerprint\" must be 16 hexadecimal digits", at: fingerprint.offset)
             }
-            entries.append(Entry(fingerprint: fingerprint.value,
-                                 scenario: try entry.optionalString("scenario")?.value ?? "",
-                                 rule: try entry.optionalString("rule")?.value ?? "",
-                                 message: try entry.optionalString("message")?.value ?? ""))
+            entries.append(
+                Entry(
+                    fingerprint: fingerprint.value,
+                    scenario: try entry.optionalString("scenario")?.value ?? "",
+                    rule: try entry.optionalString("rule")?.value ?? "",
+                    message: try entry.optionalString("message")?.value ?? ""))
         }
         return Baseline(entries: entries)
     }
@@ -89,13 +101,14 @@ extension ReportSet {
     /// The reports without the findings `baseline` knows; each report counts
     /// what it hid, so nothing disappears without a trace.
     package func applying(_ baseline: Baseline) -> ReportSet {
-        ReportSet(reports: reports.map { report in
-            var report = report
-            let before = report.findings.count
-            report.findings.removeAll { baseline.contains($0, scenario: report.scenario) }
-            report.hiddenByBaseline += before - report.findings.count
-            return report
-        })
+        ReportSet(
+            reports: reports.map { report in
+                var report = report
+                let before = report.findings.count
+                report.findings.removeAll { baseline.contains($0, scenario: report.scenario) }
+                report.hiddenByBaseline += before - report.findings.count
+                return report
+            })
     }
 }
 
@@ -105,8 +118,10 @@ extension Finding {
     /// message — with line numbers taken out, so an edit that only moves code
     /// keeps the fingerprint, and never event numbers.
     package func fingerprint(scenario: String) -> String {
-        let identity = [scenario, rule, registry ?? "", channel ?? "", objects.joined(separator: ","),
-                        site?.file ?? "", message].map(Self.withoutLineNumbers).joined(separator: "\u{1F}")
+        let identity = [
+            scenario, rule, registry ?? "", channel ?? "", objects.joined(separator: ","),
+            site?.file ?? "", message,
+        ].map(Self.withoutLineNumbers).joined(separator: "\u{1F}")
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in identity.utf8 {
             hash ^= UInt64(byte)
@@ -125,9 +140,12 @@ extension Finding {
         while let scalar = scalars.first {
             scalars = scalars.dropFirst()
             if scalar == ":", let before = previous, before.properties.isAlphabetic,
-               let next = scalars.first, ("0"..."9").contains(next) {
+                let next = scalars.first, ("0"..."9").contains(next)
+            {
                 // Skip the line, and a column after it.
-                while let next = scalars.first, ("0"..."9").contains(next) || next == ":" { scalars = scalars.dropFirst() }
+                while let next = scalars.first, ("0"..."9").contains(next) || next == ":" {
+                    scalars = scalars.dropFirst()
+                }
                 continue
             }
             result.unicodeScalars.append(scalar)

@@ -23,8 +23,10 @@ public struct Report: Sendable, Equatable {
     /// they are run from).
     public var file: String?
 
-    public init(scenario: String, eventCount: Int, replays: Int, findings: [Finding],
-                suppressed: [SuppressedFinding] = [], hiddenByBaseline: Int = 0, file: String? = nil) {
+    public init(
+        scenario: String, eventCount: Int, replays: Int, findings: [Finding],
+        suppressed: [SuppressedFinding] = [], hiddenByBaseline: Int = 0, file: String? = nil
+    ) {
         self.scenario = scenario
         self.eventCount = eventCount
         self.replays = replays

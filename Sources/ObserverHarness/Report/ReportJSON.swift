@@ -25,11 +25,14 @@ extension Report {
         object["summary"] = .object(summary)
         object["findings"] = .array(findings.map { $0.jsonValue(withLine: file != nil) })
         if !suppressed.isEmpty {
-            object["suppressed"] = .array(suppressed.map { entry in
-                guard case .object(var finding) = entry.finding.jsonValue(withLine: file != nil) else { return .null }
-                finding["reason"] = .string(entry.reason)
-                return .object(finding)
-            })
+            object["suppressed"] = .array(
+                suppressed.map { entry in
+                    guard case .object(var finding) = entry.finding.jsonValue(withLine: file != nil) else {
+                        return .null
+                    }
+                    finding["reason"] = .string(entry.reason)
+                    return .object(finding)
+                })
         }
         if let file { object["file"] = .string(file) }
         return .object(object)

@@ -17,12 +17,15 @@ extension ReportSet {
                 failures += 1
                 let rules = Array(Set(failing.map(\.rule))).sorted().joined(separator: ", ")
                 let message = "\(failing.count) finding\(failing.count == 1 ? "" : "s"): \(rules)"
-                body += "      <failure message=\"\(Self.xmlEscaped(message))\" type=\"\(Self.xmlEscaped(rules))\">"
+                body +=
+                    "      <failure message=\"\(Self.xmlEscaped(message))\" type=\"\(Self.xmlEscaped(rules))\">"
                     + Self.xmlEscaped(failing.map(Self.junitText).joined(separator: "\n\n")) + "</failure>\n"
             }
             var output = other.map(Self.junitText)
             output += report.suppressed.map { "suppressed (\($0.reason)): " + Self.junitText($0.finding) }
-            if report.hiddenByBaseline > 0 { output.append("\(report.hiddenByBaseline) known finding(s) hidden by the baseline") }
+            if report.hiddenByBaseline > 0 {
+                output.append("\(report.hiddenByBaseline) known finding(s) hidden by the baseline")
+            }
             if !output.isEmpty {
                 body += "      <system-out>" + Self.xmlEscaped(output.joined(separator: "\n\n")) + "</system-out>\n"
             }

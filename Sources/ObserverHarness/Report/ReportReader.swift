@@ -30,8 +30,9 @@ extension ReportSet {
             }
             return ReportSet(reports: reports)
         default:
-            throw input.error("\"format\" must be \"\(Report.format)\" or \"\(Report.setFormat)\", "
-                              + "not \"\(format.value)\"", at: format.offset)
+            throw input.error(
+                "\"format\" must be \"\(Report.format)\" or \"\(Report.setFormat)\", "
+                    + "not \"\(format.value)\"", at: format.offset)
         }
     }
 }
@@ -61,7 +62,9 @@ private struct ReportReader {
         if let suppressedNode = fields.node("suppressed") {
             for element in try input.array(suppressedNode, "\"suppressed\"") {
                 let (finding, reason) = try self.finding(element)
-                guard let reason else { throw input.error("a suppressed finding needs its \"reason\"", at: element.offset) }
+                guard let reason else {
+                    throw input.error("a suppressed finding needs its \"reason\"", at: element.offset)
+                }
                 report.suppressed.append(SuppressedFinding(finding: finding, reason: reason))
             }
         }
@@ -72,8 +75,10 @@ private struct ReportReader {
     /// A summary's counts, where given, must be what its findings say: a
     /// report edited by hand or cut short must not merge as if it were whole.
     private func checkCounts(_ summary: JSONFields, against report: Report) throws(InputError) {
-        let actual = [("errors", report.count(.error)), ("warnings", report.count(.warning)),
-                      ("notes", report.count(.note)), ("suppressed", report.suppressed.count)]
+        let actual = [
+            ("errors", report.count(.error)), ("warnings", report.count(.warning)),
+            ("notes", report.count(.note)), ("suppressed", report.suppressed.count),
+        ]
         for (key, count) in actual {
             guard let node = summary.node(key) else { continue }
             let stated = try input.count(node, "\"\(key)\"")
@@ -86,12 +91,15 @@ private struct ReportReader {
 
     private func finding(_ node: JSONNode) throws(InputError) -> (finding: Finding, reason: String?) {
         let fields = try input.fields(node, "a finding")
-        try fields.allowOnly(["rule", "severity", "message", "registry", "channel", "objects", "step", "site",
-                              "events", "fix", "line", "reason", "count"])
+        try fields.allowOnly([
+            "rule", "severity", "message", "registry", "channel", "objects", "step", "site",
+            "events", "fix", "line", "reason", "count",
+        ])
         let severityText = try fields.requiredString("severity")
         guard let severity = Severity(rawValue: severityText.value) else {
-            throw input.error("\"severity\" must be error, warning or note, not \"\(severityText.value)\"",
-                              at: severityText.offset)
+            throw input.error(
+                "\"severity\" must be error, warning or note, not \"\(severityText.value)\"",
+                at: severityText.offset)
         }
         var site: CallSite?
         if let siteNode = fields.node("site") {
@@ -111,12 +119,15 @@ private struct ReportReader {
         }
         var events: [Int] = []
         if let node = fields.node("events") {
-            for element in try input.array(node, "\"events\"") { events.append(try input.count(element, "an event number")) }
+            for element in try input.array(node, "\"events\"") {
+                events.append(try input.count(element, "an event number"))
+            }
         }
         var finding = Finding(
             rule: try fields.requiredString("rule").value, severity: severity,
             message: try fields.requiredString("message").value,
-            registry: try fields.optionalString("registry")?.value, channel: try fields.optionalString("channel")?.value,
+            registry: try fields.optionalString("registry")?.value,
+            channel: try fields.optionalString("channel")?.value,
             objects: objects, step: try fields.optionalCount("step"), site: site, events: events,
             fix: try fields.optionalString("fix")?.value)
         finding.line = try fields.optionalCount("line")

@@ -9,8 +9,10 @@ extension ReportSet {
     /// `Module/Cart.swift`) to its path relative to the repository root, or
     /// nil when no such file is there; a scenario finding then points at its
     /// step in the scenario file. `baselineUsed` marks results `new`.
-    package func sarifText(toolVersion: String, baselineUsed: Bool = false,
-                          locate: (String) -> String? = { _ in nil }) -> String {
+    package func sarifText(
+        toolVersion: String, baselineUsed: Bool = false,
+        locate: (String) -> String? = { _ in nil }
+    ) -> String {
         let catalogue = RuleCatalog.all
         let ruleIndex = Dictionary(uniqueKeysWithValues: catalogue.enumerated().map { ($0.element.id, $0.offset) })
         let rules: [JSONValue] = catalogue.map { rule in
@@ -25,7 +27,8 @@ extension ReportSet {
         }
         var results: [JSONValue] = []
         for report in reports {
-            let entries = report.findings.map { ($0, nil as String?) } + report.suppressed.map { ($0.finding, $0.reason) }
+            let entries =
+                report.findings.map { ($0, nil as String?) } + report.suppressed.map { ($0.finding, $0.reason) }
             for (finding, suppression) in entries {
                 var result = JSONObject()
                 result["ruleId"] = .string(finding.rule)
@@ -38,11 +41,15 @@ extension ReportSet {
                     result["locations"] = .array([location])
                 }
                 result["partialFingerprints"] = .object([
-                    "observerHarness/v1": .string(finding.fingerprint(scenario: report.scenario)),
+                    "observerHarness/v1": .string(finding.fingerprint(scenario: report.scenario))
                 ])
                 if let suppression {
-                    result["suppressions"] = .array([.object(["kind": "external",
-                                                              "justification": .string(suppression)])])
+                    result["suppressions"] = .array([
+                        .object([
+                            "kind": "external",
+                            "justification": .string(suppression),
+                        ])
+                    ])
                 }
                 if baselineUsed && suppression == nil { result["baselineState"] = "new" }
                 results.append(.object(result))
@@ -67,10 +74,12 @@ extension ReportSet {
     /// the scenario or trace wrote it.
     private static func location(of finding: Finding, in report: Report, locate: (String) -> String?) -> JSONValue? {
         func physical(_ uri: String, _ line: Int) -> JSONValue {
-            .object(["physicalLocation": .object([
-                "artifactLocation": .object(["uri": .string(uri)]),
-                "region": .object(["startLine": .int(max(1, line))]),
-            ])])
+            .object([
+                "physicalLocation": .object([
+                    "artifactLocation": .object(["uri": .string(uri)]),
+                    "region": .object(["startLine": .int(max(1, line))]),
+                ])
+            ])
         }
         if let site = finding.site, let path = locate(site.file) { return physical(path, site.line) }
         if let file = report.file, let line = finding.line { return physical(file, line) }

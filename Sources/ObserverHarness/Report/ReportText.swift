@@ -3,7 +3,8 @@
 extension Report {
     public func text() -> String {
         var lines: [String] = []
-        let summary = "\(count(.error)) error\(count(.error) == 1 ? "" : "s"), "
+        let summary =
+            "\(count(.error)) error\(count(.error) == 1 ? "" : "s"), "
             + "\(count(.warning)) warning\(count(.warning) == 1 ? "" : "s"), "
             + "\(count(.note)) note\(count(.note) == 1 ? "" : "s")"
         var replayText = replays == 1 ? "" : ", \(replays) replays"
@@ -24,8 +25,9 @@ extension Report {
             lines.append("")
             for entry in suppressed {
                 let place = entry.finding.site.map { "\($0): " } ?? ""
-                lines.append("\(place)suppressed \(entry.finding.severity.rawValue): \(entry.finding.message) "
-                             + "[\(entry.finding.rule)] — \(entry.reason)")
+                lines.append(
+                    "\(place)suppressed \(entry.finding.severity.rawValue): \(entry.finding.message) "
+                        + "[\(entry.finding.rule)] — \(entry.reason)")
             }
         }
         if hiddenByBaseline > 0 {

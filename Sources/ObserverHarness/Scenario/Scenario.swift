@@ -62,8 +62,9 @@ struct Step: Sendable {
         case dropToken(String)
         /// `senderValue`: a value given as a notification's `object:`. `typed`:
         /// a typed message, which only typed registrations and loops receive.
-        case post(registry: String, channel: String?, sender: String?, payload: JSONValue, senderValue: JSONValue? = nil,
-                  typed: Bool = false)
+        case post(
+            registry: String, channel: String?, sender: String?, payload: JSONValue, senderValue: JSONValue? = nil,
+            typed: Bool = false)
         case set(registry: String, object: String, property: String, value: ValueExpression)
         case setDelegate(registry: String, owner: String, delegate: String?, hold: Hold?)
         case callDelegate(registry: String, owner: String, method: String, payload: JSONValue)

@@ -41,13 +41,14 @@ struct RawEvent {
 
     /// The event; call only after validation.
     var event: Event {
-        Event(kind: kind, flags: EventFlags(rawValue: UInt8(truncatingIfNeeded: flags)),
-              site: UInt32(truncatingIfNeeded: site), registry: UInt32(truncatingIfNeeded: registry),
-              channel: UInt32(truncatingIfNeeded: channel), object: UInt32(truncatingIfNeeded: object),
-              subject: UInt32(truncatingIfNeeded: subject),
-              registration: UInt32(truncatingIfNeeded: registration),
-              cause: has(.cause) ? UInt32(truncatingIfNeeded: cause) : Event.none,
-              time: time, thread: UInt16(truncatingIfNeeded: thread))
+        Event(
+            kind: kind, flags: EventFlags(rawValue: UInt8(truncatingIfNeeded: flags)),
+            site: UInt32(truncatingIfNeeded: site), registry: UInt32(truncatingIfNeeded: registry),
+            channel: UInt32(truncatingIfNeeded: channel), object: UInt32(truncatingIfNeeded: object),
+            subject: UInt32(truncatingIfNeeded: subject),
+            registration: UInt32(truncatingIfNeeded: registration),
+            cause: has(.cause) ? UInt32(truncatingIfNeeded: cause) : Event.none,
+            time: time, thread: UInt16(truncatingIfNeeded: thread))
     }
 }
 
@@ -71,7 +72,8 @@ enum FastEventScanner {
                 i += 1
             }
             guard i + 1 < n, p[i + 1] == UInt8(ascii: ":"),
-                  let key = eventKey(p + keyStart, i - keyStart) else { return false }
+                let key = eventKey(p + keyStart, i - keyStart)
+            else { return false }
             i += 2
             let bit: UInt16 = 1 << key.rawValue
             guard raw.present & bit == 0 else { return false }

@@ -132,8 +132,10 @@ struct TraceReader {
             filled = rest
             if filled == buffer.count {
                 guard buffer.count <= Recording.maxTraceLineBytes else {
-                    throw TraceError(path: path, line: lineNumber + 1, column: 1, message: "the line is longer than "
-                                     + "\(InputBytes.describeSize(Recording.maxTraceLineBytes)), the limit for one line")
+                    throw TraceError(
+                        path: path, line: lineNumber + 1, column: 1,
+                        message: "the line is longer than "
+                            + "\(InputBytes.describeSize(Recording.maxTraceLineBytes)), the limit for one line")
                 }
                 let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 1)
                 larger.copyMemory(from: UnsafeRawBufferPointer(buffer))
@@ -142,36 +144,45 @@ struct TraceReader {
             }
         }
         guard sawBytes else {
-            throw TraceError(path: path, line: 1, column: 1, message: "the trace is empty; expected the header line "
-                             + #"{"format":"observer-harness-trace","version":1,…}"#)
+            throw TraceError(
+                path: path, line: 1, column: 1,
+                message: "the trace is empty; expected the header line "
+                    + #"{"format":"observer-harness-trace","version":1,…}"#)
         }
         guard sawHeader else {
             throw TraceError(path: path, line: 1, column: 1, message: "the trace has no header line")
         }
         if let declared = declaredEvents, events.count < declared, !truncated {
-            warnings.append(TraceWarning(
-                path: path, line: lineNumber,
-                message: "the header declares \(declared) events but the trace has \(events.count); "
-                    + "it may have been cut short"))
+            warnings.append(
+                TraceWarning(
+                    path: path, line: lineNumber,
+                    message: "the header declares \(declared) events but the trace has \(events.count); "
+                        + "it may have been cut short"))
         }
-        let recording = Recording(events: EventLog(events), strings: strings, objects: objects,
-                                  registries: registries, sites: sites,
-                                  siteLocations: Array(repeating: nil, count: sites.count))
+        let recording = Recording(
+            events: EventLog(events), strings: strings, objects: objects,
+            registries: registries, sites: sites,
+            siteLocations: Array(repeating: nil, count: sites.count))
         return TraceReadResult(name: name, recording: recording, warnings: warnings)
     }
 
     /// One line; false when it is a truncated last line, dropped with a warning.
-    private mutating func readLine(_ line: UnsafeBufferPointer<UInt8>, number: Int, terminated: Bool,
-                                   sawHeader: inout Bool) throws(TraceError) -> Bool {
+    private mutating func readLine(
+        _ line: UnsafeBufferPointer<UInt8>, number: Int, terminated: Bool,
+        sawHeader: inout Bool
+    ) throws(TraceError) -> Bool {
         if Self.isBlank(line) { return true }
         guard line.count <= Recording.maxTraceLineBytes else {
-            throw TraceError(path: path, line: number, column: 1, message: "the line is longer than "
-                             + "\(InputBytes.describeSize(Recording.maxTraceLineBytes)), the limit for one line")
+            throw TraceError(
+                path: path, line: number, column: 1,
+                message: "the line is longer than "
+                    + "\(InputBytes.describeSize(Recording.maxTraceLineBytes)), the limit for one line")
         }
         // A byte order mark starts a file, not a line.
         if number > 1, InputBytes.byteOrderMarkLength(line) > 0 {
-            throw TraceError(path: path, line: number, column: 1,
-                             message: "a byte order mark is allowed only at the start of the trace")
+            throw TraceError(
+                path: path, line: number, column: 1,
+                message: "a byte order mark is allowed only at the start of the trace")
         }
         if !sawHeader {
             try readHeader(line, number: number)
@@ -203,21 +214,25 @@ struct TraceReader {
 
     /// Reads any line after the header. Returns false when the line is a
     /// truncated last line, which is dropped with a warning.
-    private mutating func readParsedLine(_ line: UnsafeBufferPointer<UInt8>, number: Int,
-                                         terminated: Bool) throws(TraceError) -> Bool {
+    private mutating func readParsedLine(
+        _ line: UnsafeBufferPointer<UInt8>, number: Int,
+        terminated: Bool
+    ) throws(TraceError) -> Bool {
         let bytes = Array(line)
         let node: JSONNode
         do {
             node = try JSONParser.parse(bytes, limits: Self.lineLimits)
         } catch {
             if !terminated {
-                warnings.append(TraceWarning(
-                    path: path, line: number,
-                    message: "the last line is cut short (\(error.message)); it was ignored and the rest was read"))
+                warnings.append(
+                    TraceWarning(
+                        path: path, line: number,
+                        message: "the last line is cut short (\(error.message)); it was ignored and the rest was read"))
                 return false
             }
-            throw TraceError(path: path, line: number, column: JSONInput.column(in: bytes, offset: error.offset),
-                             message: error.message)
+            throw TraceError(
+                path: path, line: number, column: JSONInput.column(in: bytes, offset: error.offset),
+                message: error.message)
         }
         let input = JSONInput(line: bytes, number: number, root: node, path: path)
         guard case .object(let members) = node.kind else {
@@ -234,11 +249,13 @@ struct TraceReader {
         } else if tables.count == 1 {
             try readTable(tables[0], try input.fields(node, tables[0].lineName))
         } else if tables.count > 1 {
-            throw input.error("a table line defines one entry, but this line has "
-                              + tables.map { "\"\($0.rawValue)\"" }.joined(separator: " and "), at: node.offset)
+            throw input.error(
+                "a table line defines one entry, but this line has "
+                    + tables.map { "\"\($0.rawValue)\"" }.joined(separator: " and "), at: node.offset)
         } else {
-            throw input.error(#"expected an event line ("seq", "kind", …) or a table line "#
-                              + #"("string", "object", "registry" or "site")"#, at: node.offset)
+            throw input.error(
+                #"expected an event line ("seq", "kind", …) or a table line "#
+                    + #"("string", "object", "registry" or "site")"#, at: node.offset)
         }
         return true
     }
@@ -251,17 +268,21 @@ struct TraceReader {
 
     private mutating func readHeader(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(TraceError) {
         let bytes = Array(line)
-        let notATrace = #"not an observer-harness trace: the first line must be the header "#
+        let notATrace =
+            #"not an observer-harness trace: the first line must be the header "#
             + #"{"format":"observer-harness-trace","version":1,…}"#
         let node: JSONNode
         do {
             node = try JSONParser.parse(bytes, limits: Self.lineLimits)
         } catch {
-            throw TraceError(path: path, line: number, column: JSONInput.column(in: bytes, offset: error.offset),
-                             message: "\(error.message) (\(notATrace))")
+            throw TraceError(
+                path: path, line: number, column: JSONInput.column(in: bytes, offset: error.offset),
+                message: "\(error.message) (\(notATrace))")
         }
         let input = JSONInput(line: bytes, number: number, root: node, path: path)
-        guard case .object = node.kind, let format = node["format"] else { throw input.error(notATrace, at: node.offset) }
+        guard case .object = node.kind, let format = node["format"] else {
+            throw input.error(notATrace, at: node.offset)
+        }
         guard case .string(TraceFormat.format) = format.kind else { throw input.error(notATrace, at: format.offset) }
         let header = try input.fields(node, "the header")
         try header.allowOnly(["format", "version", "name", "events"])
@@ -315,8 +336,9 @@ struct TraceReader {
         let id = try input.count(idNode, "\"\(table.rawValue)\"")
         guard id == next else {
             let reason = id == 0 ? "id 0 is reserved and never written" : "table ids must be 1, 2, 3, … in order"
-            throw input.error("\(table.rawValue) \(id) is out of order: "
-                              + "the next \(table.rawValue) id is \(next) (\(reason))", at: idNode.offset)
+            throw input.error(
+                "\(table.rawValue) \(id) is out of order: "
+                    + "the next \(table.rawValue) id is \(next) (\(reason))", at: idNode.offset)
         }
         switch table {
         case .string:
@@ -325,8 +347,9 @@ struct TraceReader {
             let type = try fields.requiredString("type").value
             objects.append(ObjectInfo(typeName: type, label: try fields.optionalString("label")?.value))
         case .registry:
-            var info = RegistryInfo(name: try fields.requiredString("name").value,
-                                    kind: try fields.requiredChoice("kind", Self.expectedKinds))
+            var info = RegistryInfo(
+                name: try fields.requiredString("name").value,
+                kind: try fields.requiredChoice("kind", Self.expectedKinds))
             if let dedupe = try fields.optionalBool("dedupe") { info.dedupe = dedupe }
             if let order: OrderPromise = try fields.optionalChoice("order", #""registration" or "unspecified""#) {
                 info.order = order
@@ -340,7 +363,8 @@ struct TraceReader {
         }
     }
 
-    private static let expectedKinds = RegistryKind.allCases.dropLast().map { "\"\($0.rawValue)\"" }
+    private static let expectedKinds =
+        RegistryKind.allCases.dropLast().map { "\"\($0.rawValue)\"" }
         .joined(separator: ", ") + " or \"\(RegistryKind.allCases.last!.rawValue)\""
 
     /// Appends an event ``problem(with:)`` accepted.

@@ -10,8 +10,11 @@ extension TraceReader {
         guard raw.has(.kind) else { return (nil, #"an event line needs "kind""#) }
         let expected = events.count
         guard raw.seq == UInt64(expected) else {
-            return (.seq, "event \(raw.seq) is out of order: the next event is \(expected) "
-                    + "(events are numbered 0, 1, 2, … in order)")
+            return (
+                .seq,
+                "event \(raw.seq) is out of order: the next event is \(expected) "
+                    + "(events are numbered 0, 1, 2, … in order)"
+            )
         }
         if let declared = declaredEvents, expected >= declared {
             return (.seq, "more events than the \(declared) the header declares")
@@ -45,8 +48,11 @@ extension TraceReader {
             return (.cause, "cause \(raw.cause) is not an earlier event (this is event \(raw.seq))")
         }
         if raw.has(.cause), Int(causeDepths[Int(raw.cause)]) >= Recording.maxTraceCauseDepth {
-            return (.cause, "event \(raw.seq) is nested more than \(Recording.maxTraceCauseDepth) causes deep "
-                    + "(each cause is the post, delivery or call it happened inside)")
+            return (
+                .cause,
+                "event \(raw.seq) is nested more than \(Recording.maxTraceCauseDepth) causes deep "
+                    + "(each cause is the post, delivery or call it happened inside)"
+            )
         }
         guard raw.flags <= UInt64(UInt8.max) else { return (.flags, "flags \(raw.flags) is not a flag set (0…255)") }
         return nil

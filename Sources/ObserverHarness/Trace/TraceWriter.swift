@@ -20,8 +20,10 @@ extension Recording {
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         try TraceWriter(recording: self).encode(name: name) { block in
-            try handle.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: block.baseAddress!),
-                                              count: block.count, deallocator: .none))
+            try handle.write(
+                contentsOf: Data(
+                    bytesNoCopy: UnsafeMutableRawPointer(mutating: block.baseAddress!),
+                    count: block.count, deallocator: .none))
         }
     }
 
@@ -58,8 +60,9 @@ struct TraceWriter {
     /// is reused, so memory stays at one block whatever the trace's length.
     func encode(name: String, write: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         var head: [UInt8] = []
-        head.reserveCapacity(256 + recording.strings.count * 32 + recording.objects.count * 48
-                             + recording.sites.count * 64)
+        head.reserveCapacity(
+            256 + recording.strings.count * 32 + recording.objects.count * 48
+                + recording.sites.count * 64)
         writeHeader(name: name, into: &head)
         writeTables(into: &head)
         try head.withUnsafeBytes { try write($0) }
@@ -79,8 +82,11 @@ struct TraceWriter {
     }
 
     private func writeHeader(name: String, into out: inout [UInt8]) {
-        writeLine(["format": .string(TraceFormat.format), "version": .int(TraceFormat.version),
-                   "name": .string(name), "events": .int(recording.events.count)], into: &out)
+        writeLine(
+            [
+                "format": .string(TraceFormat.format), "version": .int(TraceFormat.version),
+                "name": .string(name), "events": .int(recording.events.count),
+            ], into: &out)
     }
 
     /// Every table entry but the reserved id 0, in id order. Tables are small,
@@ -97,8 +103,11 @@ struct TraceWriter {
         }
         for id in recording.registries.indices.dropFirst() {
             let registry = recording.registries[id]
-            writeLine(["registry": .int(id), "name": .string(registry.name), "kind": .string(registry.kind.rawValue),
-                       "dedupe": .bool(registry.dedupe), "order": .string(registry.order.rawValue)], into: &out)
+            writeLine(
+                [
+                    "registry": .int(id), "name": .string(registry.name), "kind": .string(registry.kind.rawValue),
+                    "dedupe": .bool(registry.dedupe), "order": .string(registry.order.rawValue),
+                ], into: &out)
         }
         for id in recording.sites.indices.dropFirst() {
             let site = recording.sites[id]
@@ -115,8 +124,10 @@ struct TraceWriter {
 
     /// One event line; the caller reserved ``maxEventLineBytes``.
     @inline(__always)
-    private func writeEvent(_ event: Event, sequence: Int, kinds: UnsafeBufferPointer<KindNames.Entry>,
-                            into out: inout TraceByteBuffer) {
+    private func writeEvent(
+        _ event: Event, sequence: Int, kinds: UnsafeBufferPointer<KindNames.Entry>,
+        into out: inout TraceByteBuffer
+    ) {
         out.append(#"{"seq":"#)
         out.appendDecimal(UInt64(sequence))
         let kind = kinds[Int(event.kind.rawValue)]

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 /// The flat tables the analysis indexes by id (`Analysis/DenseTables.swift`).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// The POSIX calls behind output files.
@@ -16,7 +17,9 @@ import Testing
         let names = (0..<3_000).map { index in
             String(index) + "-" + String(repeating: "n", count: index % 40) + (index % 7 == 0 ? "é" : "")
         }
-        for name in names { #expect(FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: nil)) }
+        for name in names {
+            #expect(FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: nil))
+        }
         #expect(FileSystem.names(in: folder.path).sorted() == names.sorted())
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// Every input file is read with a bound, so a file that is too
@@ -31,7 +32,9 @@ import Testing
     @Test func oneByteOverTheLimitIsAnErrorAtTheStartOfTheFile() throws {
         let url = try temporaryFile(Array(repeating: 7, count: 1025))
         defer { try? FileManager.default.removeItem(at: url) }
-        #expect(readError(url, maxBytes: 1024)?.description == "\(url.path):1:1: error: the thing is larger than 1 KiB, the limit")
+        #expect(
+            readError(url, maxBytes: 1024)?.description
+                == "\(url.path):1:1: error: the thing is larger than 1 KiB, the limit")
     }
 
     @Test func anEndlessDeviceStopsAtTheLimit() {
@@ -49,10 +52,12 @@ import Testing
 
     @Test func aFolderOrAMissingFileIsAnErrorNotACrash() throws {
         let folder = FileManager.default.temporaryDirectory
-        #expect(readError(folder, maxBytes: 10)?.description
+        #expect(
+            readError(folder, maxBytes: 10)?.description
                 == "\(folder.path):1:1: error: cannot read the thing: it is a folder, not a file")
         let missing = folder.appendingPathComponent("no-such-\(UUID().uuidString)")
-        #expect(readError(missing, maxBytes: 10)?.description
+        #expect(
+            readError(missing, maxBytes: 10)?.description
                 == "\(missing.path):1:1: error: cannot read the thing: no such file")
     }
 

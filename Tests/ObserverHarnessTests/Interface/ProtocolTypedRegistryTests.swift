@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// The interface's registries, instrumented: protocol-typed lists, typed
@@ -22,9 +23,11 @@ import Testing
             self.observers = observers
         }
 
-        func addObserver(_ observer: any ThemeObserver,
-                         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                         line: UInt = #line, column: UInt = #column) {
+        func addObserver(
+            _ observer: any ThemeObserver,
+            fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+            line: UInt = #line, column: UInt = #column
+        ) {
             observers.add(observer, fileID: fileID, filePath: filePath, line: line, column: column)
         }
 

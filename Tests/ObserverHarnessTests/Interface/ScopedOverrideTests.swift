@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// `withObserverHarness`: what it reaches, what it does not, and that parallel
@@ -16,9 +17,10 @@ import Testing
         /// Observes through the default center, as app code does, `times` times.
         func start(times: Int = 1) {
             for _ in 0..<times {
-                tokens.append(Observers.center.addObserver(forName: ScopedOverrideTests.ping, object: nil, queue: nil) {
-                    [weak self] _ in self?.bump()
-                })
+                tokens.append(
+                    Observers.center.addObserver(forName: ScopedOverrideTests.ping, object: nil, queue: nil) {
+                        [weak self] _ in self?.bump()
+                    })
             }
         }
 
@@ -50,8 +52,9 @@ import Testing
         list.notify { _ in }
         slot.set(screen)
         slot.call { _ in }
-        #expect(harness.recording().recordedKinds
-            == [.track, .add, .post, .deliver, .delegateSet, .delegateCall, .deliver])
+        #expect(
+            harness.recording().recordedKinds
+                == [.track, .add, .post, .deliver, .delegateSet, .delegateCall, .deliver])
         let plain = ObserverList<RegistryFixtures.Screen>()
         plain.add(screen)
         #expect(harness.eventCount == 7, "a list made outside the scope records nothing")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct JSONLinesTests {

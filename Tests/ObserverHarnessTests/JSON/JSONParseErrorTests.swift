@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct JSONParseErrorTests {
@@ -61,11 +62,14 @@ import Testing
     }
 
     @Test func truncatedInputIsAnErrorAtTheEnd() {
-        for text in ["[", "[1", "[1,", "{", #"{"a""#, #"{"a":"#, #"{"a":1"#, #""abc"#, #""a\"#, #""\u12"#,
-                     "tru", "-", "1.", "1e", "1e+", #""\uD83D"#, #""\uD83D\"#] {
+        for text in [
+            "[", "[1", "[1,", "{", #"{"a""#, #"{"a":"#, #"{"a":1"#, #""abc"#, #""a\"#, #""\u12"#,
+            "tru", "-", "1.", "1e", "1e+", #""\uD83D"#, #""\uD83D\"#,
+        ] {
             let error = error(parsing: text)
-            #expect(error == expected("unexpected end of input", text.utf8.count, 1, text.unicodeScalars.count + 1),
-                    "\(text)")
+            #expect(
+                error == expected("unexpected end of input", text.utf8.count, 1, text.unicodeScalars.count + 1),
+                "\(text)")
         }
     }
 
@@ -140,10 +144,12 @@ import Testing
 
     @Test func deepNestingErrorUsesTheConfiguredLimit() {
         let limits = JSONParser.Limits(maxDepth: 3)
-        #expect(error(parsing: Array("[[{\"a\":[]}]]".utf8), limits: limits)
-            == expected("nesting deeper than 3 levels", 7, 1, 8))
-        #expect(error(parsing: Array("[]".utf8), limits: JSONParser.Limits(maxDepth: 0))
-            == expected("nesting deeper than 0 levels", 0, 1, 1))
+        #expect(
+            error(parsing: Array("[[{\"a\":[]}]]".utf8), limits: limits)
+                == expected("nesting deeper than 3 levels", 7, 1, 8))
+        #expect(
+            error(parsing: Array("[]".utf8), limits: JSONParser.Limits(maxDepth: 0))
+                == expected("nesting deeper than 0 levels", 0, 1, 1))
     }
 
     @Test(.tags(.stress)) func inputLargerThanMaxBytesIsAnErrorAtMaxBytes() {
@@ -154,10 +160,12 @@ import Testing
         // Exactly the limit is fine.
         bytes.removeLast()
         #expect(error(parsing: bytes) == nil)
-        #expect(error(parsing: Array("[1, 2]".utf8), limits: JSONParser.Limits(maxBytes: 5))?.message
-            == "file larger than 5 bytes")
-        #expect(error(parsing: [UInt8](repeating: 32, count: 2049), limits: JSONParser.Limits(maxBytes: 2048))?.message
-            == "file larger than 2 KiB")
+        #expect(
+            error(parsing: Array("[1, 2]".utf8), limits: JSONParser.Limits(maxBytes: 5))?.message
+                == "file larger than 5 bytes")
+        #expect(
+            error(parsing: [UInt8](repeating: 32, count: 2049), limits: JSONParser.Limits(maxBytes: 2048))?.message
+                == "file larger than 2 KiB")
     }
 
     // MARK: Strings
@@ -166,7 +174,8 @@ import Testing
         #expect(error(parsing: "[\"a\nb\"]") == expected("unescaped control character U+000A in string", 3, 1, 4))
         #expect(error(parsing: "\"\t\"") == expected("unescaped control character U+0009 in string", 1, 1, 2))
         #expect(error(parsing: "\"\\n\u{1F}\"") == expected("unescaped control character U+001F in string", 3, 1, 4))
-        #expect(error(parsing: [0x22, 0x00, 0x22]) == expected("unescaped control character U+0000 in string", 1, 1, 2))
+        #expect(
+            error(parsing: [0x22, 0x00, 0x22]) == expected("unescaped control character U+0000 in string", 1, 1, 2))
         // DEL is not a control character in JSON.
         #expect(error(parsing: "\"\u{7F}\"") == nil)
     }
@@ -192,24 +201,25 @@ import Testing
 
     @Test func invalidUTF8IsReportedAtTheFirstByteOfTheBadSequence() {
         let cases: [(bytes: [UInt8], offset: Int, byte: String)] = [
-            ([0x22, 0xFF, 0x22], 1, "FF"),                     // never valid
-            ([0x22, 0x80, 0x22], 1, "80"),                     // stray continuation byte
-            ([0x22, 0xC0, 0xAF, 0x22], 1, "C0"),               // overlong '/'
-            ([0x22, 0xC1, 0xBF, 0x22], 1, "C1"),               // overlong
-            ([0x22, 0xE0, 0x80, 0xAF, 0x22], 1, "E0"),         // overlong three-byte
-            ([0x22, 0xF0, 0x80, 0x80, 0xAF, 0x22], 1, "F0"),   // overlong four-byte
-            ([0x22, 0xED, 0xA0, 0x80, 0x22], 1, "ED"),         // UTF-8 encoded surrogate U+D800
-            ([0x22, 0xED, 0xBF, 0xBF, 0x22], 1, "ED"),         // UTF-8 encoded surrogate U+DFFF
-            ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 1, "F4"),   // above U+10FFFF
-            ([0x22, 0xF5, 0x80, 0x80, 0x80, 0x22], 1, "F5"),   // never valid lead
-            ([0x22, 0x61, 0xC3, 0x22], 2, "C3"),               // truncated two-byte
-            ([0x22, 0xE2, 0x82, 0x22], 1, "E2"),               // truncated three-byte
-            ([0x22, 0xE2, 0x82], 1, "E2"),                     // truncated by end of input
-            ([0x22, 0x5C, 0x6E, 0xC3, 0x28, 0x22], 3, "C3"),   // after an escape
+            ([0x22, 0xFF, 0x22], 1, "FF"),  // never valid
+            ([0x22, 0x80, 0x22], 1, "80"),  // stray continuation byte
+            ([0x22, 0xC0, 0xAF, 0x22], 1, "C0"),  // overlong '/'
+            ([0x22, 0xC1, 0xBF, 0x22], 1, "C1"),  // overlong
+            ([0x22, 0xE0, 0x80, 0xAF, 0x22], 1, "E0"),  // overlong three-byte
+            ([0x22, 0xF0, 0x80, 0x80, 0xAF, 0x22], 1, "F0"),  // overlong four-byte
+            ([0x22, 0xED, 0xA0, 0x80, 0x22], 1, "ED"),  // UTF-8 encoded surrogate U+D800
+            ([0x22, 0xED, 0xBF, 0xBF, 0x22], 1, "ED"),  // UTF-8 encoded surrogate U+DFFF
+            ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 1, "F4"),  // above U+10FFFF
+            ([0x22, 0xF5, 0x80, 0x80, 0x80, 0x22], 1, "F5"),  // never valid lead
+            ([0x22, 0x61, 0xC3, 0x22], 2, "C3"),  // truncated two-byte
+            ([0x22, 0xE2, 0x82, 0x22], 1, "E2"),  // truncated three-byte
+            ([0x22, 0xE2, 0x82], 1, "E2"),  // truncated by end of input
+            ([0x22, 0x5C, 0x6E, 0xC3, 0x28, 0x22], 3, "C3"),  // after an escape
         ]
         for (bytes, offset, byte) in cases {
-            #expect(error(parsing: bytes) == expected("invalid UTF-8 byte 0x\(byte)", offset, 1, offset + 1),
-                    "\(bytes)")
+            #expect(
+                error(parsing: bytes) == expected("invalid UTF-8 byte 0x\(byte)", offset, 1, offset + 1),
+                "\(bytes)")
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct JSONParserTests {
@@ -7,7 +8,8 @@ import Testing
     }
 
     @Test func parsesEveryKindOfValue() throws {
-        let value = try parse(#"{"n": null, "t": true, "f": false, "i": -12, "d": 2.5, "s": "x", "a": [1, [2]], "o": {"k": {}}}"#)
+        let value = try parse(
+            #"{"n": null, "t": true, "f": false, "i": -12, "d": 2.5, "s": "x", "a": [1, [2]], "o": {"k": {}}}"#)
         let expected: JSONValue = [
             "n": nil, "t": true, "f": false, "i": -12, "d": 2.5, "s": "x", "a": [1, [2]], "o": ["k": [:]],
         ]

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct JSONWriterTests {
@@ -37,13 +38,17 @@ import Testing
     }
 
     @Test func compactOutputHasNoWhitespace() {
-        #expect(sample.serialized(.compact)
-            == #"{"empty":[],"name":"checkout","nested":{"a":[{"x":"y"}],"b":1},"obj":{},"steps":[1,2.5,true,null]}"#)
+        #expect(
+            sample.serialized(.compact)
+                == #"{"empty":[],"name":"checkout","nested":{"a":[{"x":"y"}],"b":1},"obj":{},"steps":[1,2.5,true,null]}"#
+        )
     }
 
     @Test func preservingOrderWritesMembersAsStored() {
-        #expect(sample.serialized(.compactPreservingOrder)
-            == #"{"steps":[1,2.5,true,null],"name":"checkout","nested":{"b":1,"a":[{"x":"y"}]},"empty":[],"obj":{}}"#)
+        #expect(
+            sample.serialized(.compactPreservingOrder)
+                == #"{"steps":[1,2.5,true,null],"name":"checkout","nested":{"b":1,"a":[{"x":"y"}]},"empty":[],"obj":{}}"#
+        )
         let pretty: JSONValue = ["b": 1, "a": [2]]
         #expect(pretty.serialized(.prettyPreservingOrder) == "{\n  \"b\": 1,\n  \"a\": [\n    2\n  ]\n}")
         #expect(sample.description == sample.serialized(.compactPreservingOrder))
@@ -73,7 +78,9 @@ import Testing
     }
 
     @Test func doublesPrintShortestRoundTripDescription() {
-        let doubles: [Double] = [1, 0.1, -2.5, 1e16, 1e-5, -0.0, .leastNonzeroMagnitude, 1e308, 123456.789, 9_007_199_254_740_992]
+        let doubles: [Double] = [
+            1, 0.1, -2.5, 1e16, 1e-5, -0.0, .leastNonzeroMagnitude, 1e308, 123456.789, 9_007_199_254_740_992,
+        ]
         let text = JSONValue.array(doubles.map(JSONValue.double)).serialized(.compact)
         #expect(text == "[1.0,0.1,-2.5,1e+16,1e-05,-0.0,5e-324,1e+308,123456.789,9007199254740992.0]")
     }
@@ -104,7 +111,8 @@ import Testing
     }
 
     @Test func parsedDocumentsRoundTrip() throws {
-        let text = #"{"seq":1,"kind":"deliver","list":[true,false,null,-1.5e-7,"a\"\\\u0001é😀"],"nested":{"z":{},"a":[[]]},"big":1e+300,"neg":-0.0,"huge":9223372036854775808}"#
+        let text =
+            #"{"seq":1,"kind":"deliver","list":[true,false,null,-1.5e-7,"a\"\\\u0001é😀"],"nested":{"z":{},"a":[[]]},"big":1e+300,"neg":-0.0,"huge":9223372036854775808}"#
         let value = try JSONParser.parseValue(Array(text.utf8))
         let compact = value.serialized(.compactPreservingOrder)
         #expect(try JSONParser.parseValue(Array(compact.utf8)) == value)
@@ -122,7 +130,8 @@ import Testing
 
     @Test func doublesRoundTripBitForBit() throws {
         let doubles: [Double] = [
-            0.1, 1.0 / 3.0, -2.2250738585072014e-308, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e16, 123.456, -0.0, 100,
+            0.1, 1.0 / 3.0, -2.2250738585072014e-308, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e16, 123.456,
+            -0.0, 100,
         ]
         for double in doubles {
             let text = JSONValue.double(double).serialized()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 extension Live {
@@ -65,7 +66,8 @@ extension Live {
             let settings = center.addObserver(forName: .liveSettingsChanged, object: nil, queue: nil) { _ in
                 center.post(name: .liveFeedReloaded, object: nil)
             }
-            let feed = center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in reloads.value += 1 }
+            let feed = center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in reloads.value += 1
+            }
             for _ in 0..<40 { center.post(name: .liveSettingsChanged, object: nil) }
             center.removeObserver(settings)
             center.removeObserver(feed)
@@ -79,7 +81,9 @@ extension Live {
             let depth = LiveBox(0)
             let token = center.addObserver(forName: .liveSettingsChanged, object: nil, queue: nil) { _ in
                 depth.value += 1
-                if depth.value < NotificationCycleRule.depthBound { center.post(name: .liveSettingsChanged, object: nil) }
+                if depth.value < NotificationCycleRule.depthBound {
+                    center.post(name: .liveSettingsChanged, object: nil)
+                }
             }
             center.post(name: .liveSettingsChanged, object: nil)
             center.removeObserver(token)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// A keyboard tells its delegate; the delegate forwards to screens.

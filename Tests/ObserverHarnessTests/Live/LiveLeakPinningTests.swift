@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 extension Live {
@@ -84,7 +85,7 @@ extension Live {
         }
 
         @Test func aPropertyObservationCapturingItsOwnerIsPinnedToo() throws {
-            final class Theme { }
+            final class Theme {}
             let harness = Harness()
             let themeOwner = Theme()
             let theme = harness.observedProperty("name", of: themeOwner, initialValue: "light")

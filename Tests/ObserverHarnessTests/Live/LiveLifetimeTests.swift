@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 extension Live {
@@ -28,7 +29,7 @@ extension Live {
             let screen = LiveScreen("screen")
             title.addObserver(screen, hold: .weak) { _, _ in }
             track = nil
-            list.add(screen)   // another registry's operation notices it
+            list.add(screen)  // another registry's operation notices it
             let dealloc = harness.recording().events.firstIndex { $0.kind == .dealloc }
             let add = harness.recording().events.lastIndex { $0.kind == .add }
             #expect(try #require(dealloc) < #require(add))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 extension Live {
@@ -12,9 +13,10 @@ extension Live {
             let center = harness.notificationCenter()
             var tokens: [any NSObjectProtocol] = []
             for _ in 0..<2 {
-                tokens.append(center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in
-                    harness.noteAction(.append("cart.items", value: "phone"))
-                })
+                tokens.append(
+                    center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in
+                        harness.noteAction(.append("cart.items", value: "phone"))
+                    })
             }
             center.post(name: .liveFeedReloaded, object: nil)
             let finding = try #require(harness.analyze().live("broadcast-as-command").first)
@@ -27,9 +29,10 @@ extension Live {
             let center = harness.notificationCenter()
             var tokens: [any NSObjectProtocol] = []
             for _ in 0..<2 {
-                tokens.append(center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in
-                    harness.noteAction(.append("cart.ids", value: "42"))
-                })
+                tokens.append(
+                    center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in
+                        harness.noteAction(.append("cart.ids", value: "42"))
+                    })
             }
             center.post(name: .liveFeedReloaded, object: nil)
             let finding = try #require(harness.analyze().live("broadcast-as-command").first)

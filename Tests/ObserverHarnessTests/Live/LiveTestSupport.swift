@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// Rules fired from the Swift API, the way a team's own tests use it.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// A subject typed messages are posted about.
@@ -62,8 +63,9 @@ extension Live {
             center.post(LiveCartDidChange(count: 3), subject: cart)
 
             #expect(counter.values == [1])
-            #expect(harness.analyze().findings.filter { $0.severity != .note }.isEmpty,
-                    "\(harness.analyze().findings.map(\.message))")
+            #expect(
+                harness.analyze().findings.filter { $0.severity != .note }.isEmpty,
+                "\(harness.analyze().findings.map(\.message))")
         }
 
         @MainActor @Test func aTypedTokenLetGoWithItsOwnerAfterUseIsClean() {
@@ -131,7 +133,9 @@ extension Live {
             let harness = Harness()
             let center = harness.notificationCenter()
             let counter = LiveCounter()
-            _ = center.addObserver(of: LiveCart.self, for: .liveCartSynced) { message in counter.append(message.revision) }
+            _ = center.addObserver(of: LiveCart.self, for: .liveCartSynced) { message in
+                counter.append(message.revision)
+            }
             center.post(LiveCartSynced(revision: 1), subject: LiveCart())
 
             #expect(await harness.settle())
@@ -143,8 +147,10 @@ extension Live {
             let harness = Harness()
             let center = harness.notificationCenter()
             let counter = LiveCounter()
-            let classic = center.addObserver(forName: Notification.Name(MessageRegistry.channel(LiveCartSynced.self)),
-                                             object: nil, queue: nil) { _ in counter.append(0) }
+            let classic = center.addObserver(
+                forName: Notification.Name(MessageRegistry.channel(LiveCartSynced.self)),
+                object: nil, queue: nil
+            ) { _ in counter.append(0) }
             center.post(LiveCartSynced(revision: 1))
             #expect(await harness.settle())
             #expect(counter.values.isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// A few end-to-end checks that live recordings reach the rules; the rules'

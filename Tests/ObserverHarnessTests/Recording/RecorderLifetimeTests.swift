@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct RecorderLifetimeTests {
@@ -70,7 +71,8 @@ import Testing
         let tracks = recording.recordedEvents(.track)
         let deallocation = try #require(recording.recordedEvents(.dealloc).first { $0.event.object == first })
         #expect(deallocation.event.flags.contains(.detectedLate))
-        #expect(deallocation.sequence < tracks[1].sequence, "the old object is recorded gone before the new one is tracked")
+        #expect(
+            deallocation.sequence < tracks[1].sequence, "the old object is recorded gone before the new one is tracked")
         #expect(recording.objects.count == 3)
         withExtendedLifetime(second) {}
     }

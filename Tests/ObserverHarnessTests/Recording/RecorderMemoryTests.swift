@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 /// How the recorder keeps per-object state small (a dead object drops its weak

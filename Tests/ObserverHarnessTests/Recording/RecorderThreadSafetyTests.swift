@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// Eight threads hammer one registry at once. Each thread works on its own
@@ -119,7 +120,10 @@ import Testing
             if event.kind == .deliver {
                 let cause = Int(event.cause)
                 if !(cause < sequence && recording.events[cause].kind == .post
-                     && recording.events[cause].thread == event.thread) { badCauses += 1 }
+                    && recording.events[cause].thread == event.thread)
+                {
+                    badCauses += 1
+                }
             }
         }
         for (index, threadNumber) in log.threadNumbers {

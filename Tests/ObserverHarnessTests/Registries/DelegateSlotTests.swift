@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct DelegateSlotTests {
@@ -51,7 +52,9 @@ import Testing
         let harness = Harness()
         let slot = harness.delegateSlot(of: Scroller(), as: (any ScrollerDelegate).self)
         var ran = false
-        let result: String? = slot.call { ran = true; return $0.didSelect(index: 0) }
+        let result: String? = slot.call {
+            ran = true; return $0.didSelect(index: 0)
+        }
         #expect(result == nil)
         #expect(!ran)
         let call = harness.recording().recordedEvents(.delegateCall)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// Where Foundation's center has a sharp edge, the drop-in behaves the same

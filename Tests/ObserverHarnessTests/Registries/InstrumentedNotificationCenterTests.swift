@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// Each test does the same operations on Foundation's `NotificationCenter`
@@ -155,7 +156,9 @@ import Testing
         let log = RegistryFixtures.Log()
         let screen = RegistryFixtures.Screen()
         center.addObserver(screen, name: tap, object: nil) { _, notification in log.append(notification.name.rawValue) }
-        center.addObserver(screen, name: scroll, object: nil) { _, notification in log.append(notification.name.rawValue) }
+        center.addObserver(screen, name: scroll, object: nil) { _, notification in
+            log.append(notification.name.rawValue)
+        }
         center.removeObserver(screen, name: tap, object: nil)
         center.post(name: tap, object: nil)
         center.post(name: scroll, object: nil)
@@ -220,12 +223,12 @@ import Testing
         // One removed during a delivery receives nothing more.
         #expect(result.ours == ["0", "-", "0"])
         #if os(Linux)
-        // swift-corelibs-foundation delivers the in-flight post to every
-        // observer it had when the post began, removed or not: both ran,
-        // removed each other, and the second post reached no one.
-        #expect(result.foundation.count == 3)
-        #expect(Set(result.foundation.prefix(2)) == ["0", "1"])
-        #expect(result.foundation[2] == "-")
+            // swift-corelibs-foundation delivers the in-flight post to every
+            // observer it had when the post began, removed or not: both ran,
+            // removed each other, and the second post reached no one.
+            #expect(result.foundation.count == 3)
+            #expect(Set(result.foundation.prefix(2)) == ["0", "1"])
+            #expect(result.foundation[2] == "-")
         #endif
     }
 

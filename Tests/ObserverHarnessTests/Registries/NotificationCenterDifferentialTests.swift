@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// Seeded random operation sequences over the whole notification-center
@@ -32,7 +33,9 @@ import Testing
                 disagreements.append("seed \(seed): \(difference)")
             }
         }
-        #expect(disagreements.isEmpty, "\(disagreements.count) sequences disagree:\n\(disagreements.prefix(5).joined(separator: "\n"))")
+        #expect(
+            disagreements.isEmpty,
+            "\(disagreements.count) sequences disagree:\n\(disagreements.prefix(5).joined(separator: "\n"))")
         // The sequences must exercise what they claim to.
         #expect(coverage.deliveries > 5_000)
         #expect(coverage.queuedDeliveries > 500)
@@ -195,16 +198,18 @@ enum Differential {
             nextRegistration += 1
             let name = random.next(below: 4) == 0 ? nil : pick(Differential.names)
             var object = makeObject()
-            let queue: Queue = switch random.next(below: 10) {
-            case 0..<2: .kept(random.next(below: sequence.keptQueueCount))
-            case 2: .unretained
-            default: .none
-            }
+            let queue: Queue =
+                switch random.next(below: 10) {
+                case 0..<2: .kept(random.next(below: sequence.keptQueueCount))
+                case 2: .unretained
+                default: .none
+                }
             let makesActor = topLevel && !hasActor && random.next(below: 3) == 0
             // The actor must be reached the same way in both centers.
             if makesActor, object.boxesAnew { object = .none }
-            var registration = Registration(index: index, name: name, object: object,
-                                            queue: makesActor && queue == .unretained ? .none : queue)
+            var registration = Registration(
+                index: index, name: name, object: object,
+                queue: makesActor && queue == .unretained ? .none : queue)
             sequence.registrations[registration.index] = registration
             if makesActor {
                 hasActor = true
@@ -234,9 +239,10 @@ enum Differential {
 
         private mutating func makePost() -> Post {
             defer { nextPost += 1 }
-            return Post(id: nextPost, name: pick(Differential.names), object: makeObject(),
-                        extra: random.next(below: 2) == 0 ? nil : "x\(random.next(below: 3))",
-                        asNotification: random.next(below: 2) == 0)
+            return Post(
+                id: nextPost, name: pick(Differential.names), object: makeObject(),
+                extra: random.next(below: 2) == 0 ? nil : "x\(random.next(below: 3))",
+                asNotification: random.next(below: 2) == 0)
         }
 
         private mutating func makeObject() -> Object {
@@ -261,16 +267,18 @@ enum Differential {
                 maybeRemoved.insert(token)
                 return .token(token)
             }
-            let name: String? = switch random.next(below: 3) {
-            case 0: nil
-            case 1: registration.name
-            default: pick(Differential.names)
-            }
-            var object: Object = switch random.next(below: 3) {
-            case 0: .none
-            case 1: registration.object
-            default: makeObject()
-            }
+            let name: String? =
+                switch random.next(below: 3) {
+                case 0: nil
+                case 1: registration.name
+                default: pick(Differential.names)
+                }
+            var object: Object =
+                switch random.next(below: 3) {
+                case 0: .none
+                case 1: registration.object
+                default: makeObject()
+                }
             // Two boxes made anew can share an address by accident in Foundation.
             if object.boxesAnew && registration.object.boxesAnew { object = .none }
             if Differential.removalMatches(registration, name: name, object: object) { maybeRemoved.insert(token) }
@@ -349,13 +357,16 @@ enum Differential {
         var result: Run { lock.withLock { run } }
 
         func add(_ registration: Registration) {
-            let queue: OperationQueue? = switch registration.queue {
-            case .none: nil
-            case .kept(let index): queues[index]
-            case .unretained: OperationQueue()
-            }
-            let token = center.addObserver(forName: registration.name.map { Notification.Name($0) },
-                                           object: registration.object.value, queue: queue) { [self] notification in
+            let queue: OperationQueue? =
+                switch registration.queue {
+                case .none: nil
+                case .kept(let index): queues[index]
+                case .unretained: OperationQueue()
+                }
+            let token = center.addObserver(
+                forName: registration.name.map { Notification.Name($0) },
+                object: registration.object.value, queue: queue
+            ) { [self] notification in
                 received(notification, by: registration)
             }
             lock.withLock {
@@ -369,12 +380,14 @@ enum Differential {
             let extra = notification.userInfo?["extra"] as? String ?? "-"
             let object = notification.object.map { String(describing: $0) } ?? "nil"
             let takesAction = lock.withLock {
-                run.log[postID, default: []].append(Entry(
-                    registration: registration.index, order: order[registration.index] ?? -1,
-                    text: "r\(registration.index) got \(notification.name.rawValue) from \(object) extra \(extra)"))
+                run.log[postID, default: []].append(
+                    Entry(
+                        registration: registration.index, order: order[registration.index] ?? -1,
+                        text: "r\(registration.index) got \(notification.name.rawValue) from \(object) extra \(extra)"))
                 if registration.queue != .none { run.queuedDeliveries += 1 }
                 guard !registration.action.isEmpty, notification.userInfo?["allowsAction"] as? Bool == true,
-                      !actionTaken else { return false }
+                    !actionTaken
+                else { return false }
                 actionTaken = true
                 return true
             }
@@ -431,7 +444,9 @@ enum Differential {
         /// Removes every token left, so blocks (which capture this context)
         /// and the context free each other.
         func finish() {
-            let left = lock.withLock { defer { tokens.removeAll() }; return Array(tokens.values) }
+            let left = lock.withLock {
+                defer { tokens.removeAll() }; return Array(tokens.values)
+            }
             for token in left { center.removeObserver(token) }
         }
     }
@@ -493,12 +508,13 @@ enum Differential {
             var expected = foundationAll.filter { !boxesAnew($0) }.map(\.text).sorted()
             let actual = oursEntries.map(\.text).sorted()
             coverage.deliveries += actual.count
-            coverage.valueFilterDeliveries += oursEntries.filter {
-                switch sequence.registrations[$0.registration]?.object {
-                case .number, .flag: true
-                default: false
-                }
-            }.count
+            coverage.valueFilterDeliveries +=
+                oursEntries.filter {
+                    switch sequence.registrations[$0.registration]?.object {
+                    case .number, .flag: true
+                    default: false
+                    }
+                }.count
             // Removed by a handler during this post: Foundation may still deliver it.
             let removed = ours.removedDuringPost[postID] ?? []
             if expected != actual {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct NotificationCenterProtocolTests {
@@ -28,8 +29,10 @@ import Testing
     @Test func codeWrittenAgainstTheProtocolBehavesTheSameWithFoundationAndOurs() {
         let name = Notification.Name("CartDidChange-\(UUID().uuidString)")
         let harness = Harness()
-        let centers: [any NotificationCenterProtocol] = [NotificationCenter.default, NotificationCenter(),
-                                                         harness.notificationCenter()]
+        let centers: [any NotificationCenterProtocol] = [
+            NotificationCenter.default, NotificationCenter(),
+            harness.notificationCenter(),
+        ]
         for center in centers {
             let badge = CartBadge(center: center, name: name)
             center.post(name: name, object: nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct NotificationTokenTests {
@@ -39,8 +40,11 @@ import Testing
         let secondLine = #line - 3
         center.post(name: tap, object: nil)
         let finding = try #require(harness.analyze().findings.first { $0.rule == "broadcast-as-command" })
-        #expect(finding.objects == ["block#1 (NotificationTokenTests.swift:\(firstLine))",
-                                    "block#2 (NotificationTokenTests.swift:\(secondLine))"])
+        #expect(
+            finding.objects == [
+                "block#1 (NotificationTokenTests.swift:\(firstLine))",
+                "block#2 (NotificationTokenTests.swift:\(secondLine))",
+            ])
         _ = (first, second)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// Helpers shared by the registry and recorder tests.
@@ -44,7 +45,9 @@ enum RegistryFixtures {
         /// Removes and lets go every token: blocks that capture this centre
         /// would otherwise keep it, and their registrations, alive for good.
         func dropTokens() {
-            let tokens = lock.withLock { defer { storage.removeAll() }; return Array(storage.values) }
+            let tokens = lock.withLock {
+                defer { storage.removeAll() }; return Array(storage.values)
+            }
             for token in tokens { base.removeObserver(token) }
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension ReplayTests {
@@ -11,7 +12,8 @@ extension ReplayTests {
         /// Either post reordered alone gives the same outcome; both reordered
         /// make d read 1 instead of 2 (the near miss reads another key).
         static func twoMaskedPosts(reader: String = "k") -> InlineScenario {
-            InlineScenario("""
+            InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a" }, { "op": "create", "object": "b" },
                   { "op": "create", "object": "c" }, { "op": "create", "object": "d" },
@@ -47,7 +49,8 @@ extension ReplayTests {
         /// A post's order and a `concurrently` step's interleaving that change
         /// the read only together.
         static func postAndInterleaving(reader: String) -> InlineScenario {
-            InlineScenario("""
+            InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a" }, { "op": "create", "object": "b" },
                   { "op": "create", "object": "x", "methods": {
@@ -85,16 +88,23 @@ extension ReplayTests {
             for channel in 0..<channels {
                 for receiver in 0..<receivers {
                     let name = "r\(channel)_\(receiver)"
-                    var effects = [#"{ "remove": { "registry": "center", "observer": "self", "channel": "C\#(channel)" } }"#]
+                    var effects = [
+                        #"{ "remove": { "registry": "center", "observer": "self", "channel": "C\#(channel)" } }"#
+                    ]
                     if channel == channels - 1 && receiver == 0 { effects.append(#"{ "set": "k", "value": 1 }"#) }
                     if channel == channels - 1 && receiver == 1 { effects.append(#"{ "read": "\#(reader)" }"#) }
                     steps.append(#"{ "op": "create", "object": "\#(name)" }"#)
-                    steps.append(#"{ "op": "observe", "registry": "center", "observer": "\#(name)", "channel": "C\#(channel)", "handler": [ \#(effects.joined(separator: ", ")) ] }"#)
+                    steps.append(
+                        #"{ "op": "observe", "registry": "center", "observer": "\#(name)", "channel": "C\#(channel)", "handler": [ \#(effects.joined(separator: ", ")) ] }"#
+                    )
                 }
             }
-            for channel in 0..<channels { steps.append(#"{ "op": "post", "registry": "center", "channel": "C\#(channel)" }"#) }
-            return InlineScenario("[\n" + steps.joined(separator: ",\n") + "\n]",
-                                  registries: #"{ "center": { "kind": "notification-center" } }"#)
+            for channel in 0..<channels {
+                steps.append(#"{ "op": "post", "registry": "center", "channel": "C\#(channel)" }"#)
+            }
+            return InlineScenario(
+                "[\n" + steps.joined(separator: ",\n") + "\n]",
+                registries: #"{ "center": { "kind": "notification-center" } }"#)
         }
 
         @Test(arguments: seeds) func oneShotReceiversCommuteSoTheRealPairIsFoundFast(seed: UInt64) throws {
@@ -114,7 +124,8 @@ extension ReplayTests {
         @Test func aSubjectsOwnRemovalDoesNotCommute() throws {
             // A subject iterates its list in place: removing oneself changes
             // who else is notified, so those receivers stay in the search.
-            let scenario = try InlineScenario("""
+            let scenario = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a" }, { "op": "create", "object": "b" },
                   { "op": "observe", "registry": "list", "observer": "a",
@@ -123,7 +134,8 @@ extension ReplayTests {
                     "handler": [ { "remove": { "registry": "list", "observer": "self" } } ] },
                   { "op": "post", "registry": "list" }
                 ]
-                """, registries: #"{ "list": { "kind": "subject" } }"#).parse()
+                """, registries: #"{ "list": { "kind": "subject" } }"#
+            ).parse()
             let baseline = try Replay(scenario, schedule: Schedule()).run()
             let footprints = Footprints(recording: baseline.recording, decisions: baseline.decisions)
             #expect(footprints.conflictingReceivers(of: 0) == [0, 1])
@@ -134,7 +146,9 @@ extension ReplayTests {
             var steps: [String] = []
             for index in 0..<12 {
                 steps.append(#"{ "op": "create", "object": "r\#(index)" }"#)
-                steps.append(#"{ "op": "observe", "registry": "center", "observer": "r\#(index)", "channel": "N", "handler": [ { "set": "k", "value": 2 }, { "append": "log", "value": "x" } ] }"#)
+                steps.append(
+                    #"{ "op": "observe", "registry": "center", "observer": "r\#(index)", "channel": "N", "handler": [ { "set": "k", "value": 2 }, { "append": "log", "value": "x" } ] }"#
+                )
             }
             steps.append(#"{ "op": "post", "registry": "center", "channel": "N" }"#)
             let scenario = try InlineScenario("[" + steps.joined(separator: ",\n") + "]").parse()
@@ -145,7 +159,8 @@ extension ReplayTests {
         }
 
         @Test func receiversWritingDifferentValuesConflict() throws {
-            let scenario = try InlineScenario("""
+            let scenario = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a" }, { "op": "create", "object": "b" },
                   { "op": "create", "object": "c" },
@@ -157,7 +172,8 @@ extension ReplayTests {
                     "handler": [ { "set": "k", "value": 3 } ] },
                   { "op": "post", "registry": "center", "channel": "N" }
                 ]
-                """).parse()
+                """
+            ).parse()
             let baseline = try Replay(scenario, schedule: Schedule()).run()
             let footprints = Footprints(recording: baseline.recording, decisions: baseline.decisions)
             #expect(footprints.conflictingReceivers(of: 0) == [0, 1, 2])
@@ -172,13 +188,17 @@ extension ReplayTests {
             var steps: [String] = []
             for index in 0..<7 {
                 steps.append(#"{ "op": "create", "object": "e\#(index)" }"#)
-                steps.append(#"{ "op": "observe", "registry": "center", "observer": "e\#(index)", "channel": "Early", "handler": [ { "set": "early", "value": 5 }, { "set": "early", "value": 0 } ] }"#)
+                steps.append(
+                    #"{ "op": "observe", "registry": "center", "observer": "e\#(index)", "channel": "Early", "handler": [ { "set": "early", "value": 5 }, { "set": "early", "value": 0 } ] }"#
+                )
             }
             steps += Array(repeating: #"{ "op": "post", "registry": "center", "channel": "Early" }"#, count: 40)
-            steps += [#"{ "op": "create", "object": "w" }"#, #"{ "op": "create", "object": "r" }"#,
-                      #"{ "op": "observe", "registry": "center", "observer": "w", "channel": "Late", "handler": [ { "set": "k", "value": 1 } ] }"#,
-                      #"{ "op": "observe", "registry": "center", "observer": "r", "channel": "Late", "handler": [ { "read": "k" } ] }"#,
-                      #"{ "op": "post", "registry": "center", "channel": "Late" }"#]
+            steps += [
+                #"{ "op": "create", "object": "w" }"#, #"{ "op": "create", "object": "r" }"#,
+                #"{ "op": "observe", "registry": "center", "observer": "w", "channel": "Late", "handler": [ { "set": "k", "value": 1 } ] }"#,
+                #"{ "op": "observe", "registry": "center", "observer": "r", "channel": "Late", "handler": [ { "read": "k" } ] }"#,
+                #"{ "op": "post", "registry": "center", "channel": "Late" }"#,
+            ]
             let scenario = try InlineScenario("[" + steps.joined(separator: ",\n") + "]").parse()
             let oneReplay = try Replay(scenario, schedule: Schedule()).run().work
             var explorer = Explorer(scenario: scenario, seed: 0)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension ReplayTests {
@@ -10,7 +11,8 @@ extension ReplayTests {
         static func deadObserver(registrations count: Int, posts: Int, then more: [String] = []) -> InlineScenario {
             let observe = #"{ "op": "observe", "registry": "center", "observer": "a", "channel": "N", "handler": [] }"#
             let post = #"{ "op": "post", "registry": "center", "channel": "N" }"#
-            let steps = [#"{ "op": "create", "object": "a" }"#] + Array(repeating: observe, count: count)
+            let steps =
+                [#"{ "op": "create", "object": "a" }"#] + Array(repeating: observe, count: count)
                 + [#"{ "op": "release", "object": "a" }"#] + Array(repeating: post, count: posts) + more
             return InlineScenario("[" + steps.joined(separator: ",\n") + "]")
         }
@@ -27,7 +29,8 @@ extension ReplayTests {
 
         @Test func aPrunedRegistrationIsStillRemovable() throws {
             // The removal runs in another object's method: a top-level step may not name a released object.
-            let cleaner = #"{ "op": "create", "object": "b", "methods": { "cleanUp": [ "#
+            let cleaner =
+                #"{ "op": "create", "object": "b", "methods": { "cleanUp": [ "#
                 + #"{ "remove": { "registry": "center", "observer": "a" } } ] } }"#
             let cleanUp = #"{ "op": "invoke", "object": "b", "method": "cleanUp" }"#
             let scenario = try Self.deadObserver(registrations: 3, posts: 2, then: [cleaner, cleanUp]).parse()
@@ -39,8 +42,11 @@ extension ReplayTests {
         @Test func aLiveWeakRegistrationKeepsReceiving() throws {
             let observe = #"{ "op": "observe", "registry": "center", "observer": "a", "channel": "N", "handler": [] }"#
             let post = #"{ "op": "post", "registry": "center", "channel": "N" }"#
-            let scenario = try InlineScenario("[" + ([#"{ "op": "create", "object": "a" }"#, observe]
-                + Array(repeating: post, count: 5)).joined(separator: ",\n") + "]").parse()
+            let scenario = try InlineScenario(
+                "["
+                    + ([#"{ "op": "create", "object": "a" }"#, observe]
+                    + Array(repeating: post, count: 5)).joined(separator: ",\n") + "]"
+            ).parse()
             let result = try Replay(scenario, schedule: Schedule()).run()
             #expect(result.count(of: .deliver) == 5)
             #expect(result.count(of: .deliverSkipped) == 0)
@@ -48,7 +54,8 @@ extension ReplayTests {
 
         @Test func anUnownedRegistrationIsReportedOnEveryPost() throws {
             // Not pruned: each of those deliveries would be a crash, and is counted.
-            let scenario = try InlineScenario("""
+            let scenario = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a" },
                   { "op": "observe", "registry": "center", "observer": "a", "channel": "N", "handler": [],
@@ -57,7 +64,8 @@ extension ReplayTests {
                   { "op": "post", "registry": "center", "channel": "N" },
                   { "op": "post", "registry": "center", "channel": "N" }
                 ]
-                """).parse()
+                """
+            ).parse()
             let result = try Replay(scenario, schedule: Schedule()).run()
             #expect(result.count(of: .deliverToDead) == 2)
         }

@@ -4,9 +4,9 @@ import Testing
 @testable import ObserverHarness
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ReplayTests {
@@ -21,7 +21,8 @@ extension ReplayTests {
         /// A `subject` holding `observer` strongly through a token, the app's
         /// reference released, then `ending` (the step that drops the last one).
         static func heldOnlyByTheRegistry(ending: String) -> InlineScenario {
-            InlineScenario("""
+            InlineScenario(
+                """
                 [
                   { "op": "create", "object": "observer" },
                   { "op": "observe", "registry": "subject", "observer": "observer", "token": "t",
@@ -34,7 +35,8 @@ extension ReplayTests {
 
         static let removalByToken = heldOnlyByTheRegistry(
             ending: #"{ "op": "remove", "registry": "subject", "token": "t" }"#)
-        static let removalWhileHeld = InlineScenario("""
+        static let removalWhileHeld = InlineScenario(
+            """
             [
               { "op": "create", "object": "observer" },
               { "op": "observe", "registry": "subject", "observer": "observer", "token": "t", "handler": [] },
@@ -42,7 +44,8 @@ extension ReplayTests {
             ]
             """, registries: #"{ "subject": { "kind": "subject", "hold": "strong" } }"#)
 
-        static let delegateReplaced = InlineScenario("""
+        static let delegateReplaced = InlineScenario(
+            """
             [
               { "op": "create", "object": "owner" },
               { "op": "create", "object": "delegate", "methods": { "deinit": [ { "increment": "freed" } ] } },

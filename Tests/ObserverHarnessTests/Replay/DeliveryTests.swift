@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension ReplayTests {
@@ -11,7 +12,8 @@ extension ReplayTests {
             """
 
         @Test func aRegistrationAddedDuringDeliveryMissesTheInFlightPostButGetsTheNext() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "first" },
                   { "op": "create", "object": "late" },
@@ -23,12 +25,14 @@ extension ReplayTests {
                   { "op": "remove", "registry": "subject", "observer": "first" },
                   { "op": "post", "registry": "subject" }
                 ]
-                """, registries: Self.orderedRegistries).baseline()
+                """, registries: Self.orderedRegistries
+            ).baseline()
             #expect(result.state["log"] == #"["first","late"]"#)
         }
 
         @Test func aRegistrationRemovedDuringDeliveryReceivesNothingMore() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "first" },
                   { "op": "create", "object": "second" },
@@ -39,12 +43,14 @@ extension ReplayTests {
                     "handler": [ { "append": "log", "value": "second" } ] },
                   { "op": "post", "registry": "subject" }
                 ]
-                """, registries: Self.orderedRegistries).baseline()
+                """, registries: Self.orderedRegistries
+            ).baseline()
             #expect(result.state["log"] == #"["first"]"#)
         }
 
         @Test func aHandlersOwnPostIsDeliveredBeforeTheOuterPostMovesOn() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a" },
                   { "op": "create", "object": "b", "methods": { "note": [ { "append": "log", "value": "b.note" } ] } },
@@ -61,12 +67,14 @@ extension ReplayTests {
                       { "append": "log", "value": "inner:end" } ] },
                   { "op": "post", "registry": "center", "channel": "Outer" }
                 ]
-                """, registries: Self.orderedRegistries).baseline()
+                """, registries: Self.orderedRegistries
+            ).baseline()
             #expect(result.state["log"] == #"["a:start","inner:start","b.note","inner:end","a:end","b"]"#)
         }
 
         @Test func aBlockRegistrationIgnoresRemovalByObserverAndEndsByItsToken() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Tick", "token": "tick",
@@ -77,12 +85,14 @@ extension ReplayTests {
                   { "op": "remove", "registry": "center", "token": "tick" },
                   { "op": "post", "registry": "center", "channel": "Tick" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["ticks"] == "1")
         }
 
         @Test func aSelectorRegistrationIsRemovedByObserverAloneOrByChannel() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "A",
@@ -98,12 +108,14 @@ extension ReplayTests {
                   { "op": "post", "registry": "center", "channel": "B" },
                   { "op": "post", "registry": "center", "channel": "C" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["log"] == #"["B"]"#)
         }
 
         @Test func aSubjectRegistrationWithATokenIsRemovedByObserverToo() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "subject", "observer": "screen", "token": "t",
@@ -111,12 +123,14 @@ extension ReplayTests {
                   { "op": "remove", "registry": "subject", "observer": "screen" },
                   { "op": "post", "registry": "subject" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["calls"] == nil)
         }
 
         @Test func aPayloadFieldReadsThePayloadOfTheNotificationBeingHandled() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "outer" },
                   { "op": "create", "object": "inner" },
@@ -128,12 +142,14 @@ extension ReplayTests {
                     "handler": [ { "append": "ids", "value": { "payload": "id" } } ] },
                   { "op": "post", "registry": "center", "channel": "Order", "payload": { "id": "order-9" } }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["ids"] == #"["order-9","line-1","order-9"]"#)
         }
 
         @Test func aWeakObserverIsSkippedAndAnUnownedOneIsRecordedAsADeliveryToTheDead() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "weakOne" },
                   { "op": "create", "object": "unownedOne" },
@@ -145,14 +161,16 @@ extension ReplayTests {
                   { "op": "release", "object": "unownedOne" },
                   { "op": "post", "registry": "subject" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state.isEmpty)
             #expect(result.objects(of: .deliverSkipped) == ["weakOne"])
             #expect(result.objects(of: .deliverToDead) == ["unownedOne"])
         }
 
         @Test func aStrongRegistrationKeepsItsObserverDeliveringAfterTheAppReleasesIt() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "hud" },
                   { "op": "observe", "registry": "subject", "observer": "hud",
@@ -160,13 +178,15 @@ extension ReplayTests {
                   { "op": "release", "object": "hud" },
                   { "op": "post", "registry": "subject" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["hud.calls"] == "1")
             #expect(result.objects(of: .dealloc).isEmpty)
         }
 
         @Test func nestingOneChannelDeeperThan32LevelsEndsTheReplay() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "echo", "methods": { "after": [ { "set": "after", "value": true } ] } },
                   { "op": "observe", "registry": "subject", "observer": "echo", "handler": [
@@ -174,7 +194,8 @@ extension ReplayTests {
                   { "op": "post", "registry": "subject" },
                   { "op": "invoke", "object": "echo", "method": "after" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["depth"] == "32")
             #expect(result.state["after"] == nil)
             #expect(result.count(of: .cycleCut) == 1)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension ReplayTests {
@@ -7,7 +8,8 @@ extension ReplayTests {
         /// Findings of several rules, an order dependence found by exhaustive
         /// orders and a concurrent step with more interleavings than are tried
         /// exhaustively (3 branches of 3: 1680), so seeded samples decide.
-        static let busy = InlineScenario("""
+        static let busy = InlineScenario(
+            """
             [
               { "op": "create", "object": "w1" },
               { "op": "create", "object": "reader" },

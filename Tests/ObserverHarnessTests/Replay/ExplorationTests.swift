@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension ReplayTests {
@@ -11,18 +12,21 @@ extension ReplayTests {
             var steps: [String] = []
             for index in 0..<count { steps.append(#"{ "op": "create", "object": "r\#(index)" }"#) }
             for index in 0..<count {
-                let effect = switch index {
-                case 0: #"{ "set": "k", "value": 1 }"#
-                case 1: #"{ "read": "k" }"#
-                case _ where sharedCounter: #"{ "increment": "count" }"#
-                default: #"{ "set": "own\#(index)", "value": \#(index) }"#
-                }
-                steps.append(#"{ "op": "observe", "registry": "center", "observer": "r\#(index)", "channel": "N", "#
-                             + #""handler": [ \#(effect) ] }"#)
+                let effect =
+                    switch index {
+                    case 0: #"{ "set": "k", "value": 1 }"#
+                    case 1: #"{ "read": "k" }"#
+                    case _ where sharedCounter: #"{ "increment": "count" }"#
+                    default: #"{ "set": "own\#(index)", "value": \#(index) }"#
+                    }
+                steps.append(
+                    #"{ "op": "observe", "registry": "center", "observer": "r\#(index)", "channel": "N", "#
+                        + #""handler": [ \#(effect) ] }"#)
             }
             steps.append(#"{ "op": "post", "registry": "center", "channel": "N" }"#)
-            return InlineScenario("[\n" + steps.joined(separator: ",\n") + "\n]",
-                                  registries: #"{ "center": { "kind": "notification-center" } }"#)
+            return InlineScenario(
+                "[\n" + steps.joined(separator: ",\n") + "\n]",
+                registries: #"{ "center": { "kind": "notification-center" } }"#)
         }
 
         @Test func oneConflictingPairIsFoundByTheReversedOrderAlone() throws {
@@ -32,7 +36,8 @@ extension ReplayTests {
         }
 
         @Test func receiversWithoutConflictsCostOneReversedReplay() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a" }, { "op": "create", "object": "b" },
                   { "op": "create", "object": "c" },
@@ -44,7 +49,8 @@ extension ReplayTests {
                     "handler": [ { "increment": "n" } ] },
                   { "op": "post", "registry": "center", "channel": "N" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.replays == 2)
             #expect(report.findings.isEmpty)
         }
@@ -52,7 +58,8 @@ extension ReplayTests {
         @Test func concurrentBranchesAreTriedInEveryInterleavingWhenFew() throws {
             // 2 + 2 steps: 6 interleavings, the baseline among them; the reversed
             // order is tried first and does not differ.
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "x", "methods": {
                       "w": [ { "set": "k", "value": 1 } ], "r": [ { "read": "k" } ], "n": [ { "increment": "n" } ] } },
@@ -62,7 +69,8 @@ extension ReplayTests {
                       [ { "op": "invoke", "object": "x", "method": "w" },
                         { "op": "invoke", "object": "x", "method": "n" } ] ] }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings(of: "ordering-dependence").count == 1)
             #expect(report.replays >= 2 && report.replays <= 6)
         }
@@ -75,8 +83,9 @@ extension ReplayTests {
                 var replays: [Int] = []
                 for sharedCounter in [true, false] {
                     let report = try Self.onePairAmong(count, sharedCounter: sharedCounter).report()
-                    #expect(report.findings(of: "ordering-dependence").map(\.objects) == [["r0", "r1"]],
-                            "n = \(count)")
+                    #expect(
+                        report.findings(of: "ordering-dependence").map(\.objects) == [["r0", "r1"]],
+                        "n = \(count)")
                     replays.append(report.replays)
                 }
                 rows.append("\(count) | \(replays[0]) | \(replays[1])")

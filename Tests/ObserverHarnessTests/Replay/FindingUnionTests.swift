@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension ReplayTests {
@@ -10,7 +11,8 @@ extension ReplayTests {
         /// registration order the removal is balanced; delivered the other way
         /// round, it matches nothing.
         static func addThenRemove(order: String) -> InlineScenario {
-            InlineScenario("""
+            InlineScenario(
+                """
                 [
                   { "op": "create", "object": "panel" },
                   { "op": "create", "object": "closer" },
@@ -30,7 +32,8 @@ extension ReplayTests {
             let report = try Self.addThenRemove(order: "unspecified").report()
             let finding = try #require(report.onlyFinding(of: "unbalanced-removal"))
             #expect(finding.objects == ["panel"])
-            #expect(finding.message.hasSuffix(#"Found in the explored order where "Close" delivered to cleaner, closer."#))
+            #expect(
+                finding.message.hasSuffix(#"Found in the explored order where "Close" delivered to cleaner, closer."#))
         }
 
         /// The near miss: a registry that promises registration order is never
@@ -44,7 +47,8 @@ extension ReplayTests {
         /// Each order's copy of one finding is one finding: objects compare as
         /// a set, and the registration order's message is kept.
         @Test func aFindingEveryOrderShowsIsReportedOnceWithoutAnOrder() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a" }, { "op": "create", "object": "b" },
                   { "op": "observe", "registry": "center", "observer": "a", "channel": "Add",
@@ -53,14 +57,16 @@ extension ReplayTests {
                     "handler": [ { "increment": "cart.count" } ] },
                   { "op": "post", "registry": "center", "channel": "Add" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: "broadcast-as-command"))
             #expect(finding.objects == ["a", "b"])
             #expect(!finding.message.contains("explored order"))
         }
 
         @Test func aFindingOnlyAnotherInterleavingShowsNamesThatInterleaving() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "panel" },
                   { "op": "concurrently", "branches": [
@@ -68,7 +74,8 @@ extension ReplayTests {
                           "handler": [] } ],
                       [ { "op": "remove", "registry": "center", "observer": "panel", "channel": "Refresh" } ] ] }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: "unbalanced-removal"))
             #expect(finding.message.hasSuffix("Found in the explored order where step 1's branches run [2.1 1.1]."))
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension ReplayTests {
@@ -11,7 +12,8 @@ extension ReplayTests {
         static func fanOut(observers: Int, posts: Int, then more: [String] = []) -> InlineScenario {
             let observe = #"{ "op": "observe", "registry": "center", "observer": "a", "channel": "N", "handler": [] }"#
             let post = #"{ "op": "post", "registry": "center", "channel": "N" }"#
-            let steps = [#"{ "op": "create", "object": "a" }"#] + Array(repeating: observe, count: observers)
+            let steps =
+                [#"{ "op": "create", "object": "a" }"#] + Array(repeating: observe, count: observers)
                 + Array(repeating: post, count: posts) + more
             return InlineScenario("[" + steps.joined(separator: ",\n") + "]")
         }

@@ -1,17 +1,20 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension ReplayTests {
     /// Each step kind of the scenario format, run once in the baseline replay.
     @Suite struct Steps {
         @Test func createMakesALiveObjectOfItsTypeAndReleaseDeallocatesIt() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen", "type": "CheckoutViewController" },
                   { "op": "create", "object": "plain" },
                   { "op": "release", "object": "screen" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             let trace = TraceIndex(result.recording)
             #expect(trace.describe(1) == "screen (CheckoutViewController)")
             #expect(trace.describe(2) == "plain (plain)")
@@ -19,7 +22,8 @@ extension ReplayTests {
         }
 
         @Test func retainKeepsTheTargetAliveUntilTheHolderGoesAndTheHolderDeallocatesFirst() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "create", "object": "viewModel" },
@@ -27,13 +31,15 @@ extension ReplayTests {
                   { "op": "release", "object": "viewModel" },
                   { "op": "release", "object": "screen" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.objects(of: .appRelease) == ["viewModel", "screen"])
             #expect(result.objects(of: .dealloc) == ["screen", "viewModel"])
         }
 
         @Test func aRetainCycleKeepsBothObjectsAlive() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "parent" },
                   { "op": "create", "object": "child" },
@@ -42,12 +48,14 @@ extension ReplayTests {
                   { "op": "release", "object": "parent" },
                   { "op": "release", "object": "child" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.objects(of: .dealloc).isEmpty)
         }
 
         @Test func releaseInsideAHandlerDropsTheHandlerObjectsOwnReference() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "child" },
                   { "op": "create", "object": "parent", "methods": { "dropChild": [ { "release": "child" } ] } },
@@ -55,26 +63,30 @@ extension ReplayTests {
                   { "op": "release", "object": "child" },
                   { "op": "invoke", "object": "parent", "method": "dropChild" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.objects(of: .dealloc) == ["child"])
         }
 
         @Test func releasingSelfInAHandlerDropsTheScenariosReferenceOnceTheHandlerReturns() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen", "methods": {
                       "close": [ { "release": "self" }, { "append": "log", "value": "closing" } ],
                       "deinit": [ { "append": "log", "value": "deinit" } ] } },
                   { "op": "invoke", "object": "screen", "method": "close" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["log"] == #"["closing","deinit"]"#)
             #expect(result.objects(of: .appRelease) == ["screen"])
             #expect(result.objects(of: .dealloc) == ["screen"])
         }
 
         @Test func observeAndPostRunTheHandlerWithThePostsPayload() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "observe", "registry": "center", "observer": "cart", "channel": "AddToCart",
@@ -82,13 +94,15 @@ extension ReplayTests {
                                  { "set": "cart.missing", "value": { "payload": "absent" } } ] },
                   { "op": "post", "registry": "center", "channel": "AddToCart", "payload": { "product": "p1" } }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["cart.last"] == #""p1""#)
             #expect(result.state["cart.missing"] == "null")
         }
 
         @Test func aSenderFilterReceivesOnlyThatSendersPostsAndNoFilterReceivesAll() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "left" },
                   { "op": "create", "object": "right" },
@@ -102,13 +116,15 @@ extension ReplayTests {
                   { "op": "post", "registry": "center", "channel": "Level", "sender": "right" },
                   { "op": "post", "registry": "center", "channel": "Level" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["leftMeter.updates"] == "1")
             #expect(result.state["mixer.updates"] == "3")
         }
 
         @Test func aNullChannelInANotificationCenterReceivesEveryName() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "logger" },
                   { "op": "observe", "registry": "center", "observer": "logger", "channel": null,
@@ -116,12 +132,14 @@ extension ReplayTests {
                   { "op": "post", "registry": "center", "channel": "Login" },
                   { "op": "post", "registry": "center", "channel": "Logout" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["logged"] == "2")
         }
 
         @Test func setWritesObjectDotPropertyAndNotifiesObserversOnEverySetWithOldAndNew() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "player" },
                   { "op": "create", "object": "label" },
@@ -132,14 +150,16 @@ extension ReplayTests {
                   { "op": "set", "registry": "kvo", "object": "player", "property": "rate", "value": 1 },
                   { "op": "set", "registry": "kvo", "object": "player", "property": "volume", "value": 5 }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["player.rate"] == "1")
             #expect(result.state["player.volume"] == "5")
             #expect(result.state["label.seen"] == "[null,1,1,1]")
         }
 
         @Test func setDelegateAndCallDelegateRunTheDelegatesMethodWithThePayload() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "table" },
                   { "op": "create", "object": "dataSource",
@@ -151,24 +171,28 @@ extension ReplayTests {
                   { "op": "call-delegate", "registry": "slot", "owner": "table", "method": "didSelect",
                     "payload": { "row": 4 } }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["selected"] == "[3]")
             #expect(result.count(of: .delegateCall) == 2)
         }
 
         @Test func invokeRunsTheObjectsMethodWithItsPayload() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "button",
                     "methods": { "tap": [ { "set": "tapped", "value": { "payload": "at" } } ] } },
                   { "op": "invoke", "object": "button", "method": "tap", "payload": { "at": "12:00" } }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["tapped"] == #""12:00""#)
         }
 
         @Test func dropTokenRecordsTheLastReferenceGoingOnlyWhileActive() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "A", "token": "a",
@@ -179,12 +203,14 @@ extension ReplayTests {
                   { "op": "drop-token", "token": "a" },
                   { "op": "drop-token", "token": "b" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.count(of: .tokenDropped) == 1)
         }
 
         @Test func concurrentBranchesRunOneAfterAnotherInTheBaseline() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a", "methods": { "one": [ { "append": "log", "value": "a1" } ],
                                                                 "two": [ { "append": "log", "value": "a2" } ] } },
@@ -194,13 +220,15 @@ extension ReplayTests {
                         { "op": "invoke", "object": "a", "method": "two" } ],
                       [ { "op": "invoke", "object": "b", "method": "one" } ] ] }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["log"] == #"["a1","a2","b1"]"#)
             #expect(result.concurrentSteps.map(\.branchSizes) == [[2, 1]])
         }
 
         @Test func incrementStartsFromZeroAppendFromAnEmptyListAndReadRecordsTheValue() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a", "methods": { "run": [
                       { "increment": "count" }, { "increment": "count" },
@@ -208,14 +236,16 @@ extension ReplayTests {
                       { "read": "count" }, { "read": "never.written" } ] } },
                   { "op": "invoke", "object": "a", "method": "run" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["count"] == "2")
             #expect(result.state["list"] == #"[{"nested":[1]}]"#)
             #expect(result.readValues == ["2", "null"])
         }
 
         @Test func handlersRunStepsAsEffects() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "table" },
                   { "op": "create", "object": "cache" },
@@ -233,7 +263,8 @@ extension ReplayTests {
                   { "op": "release", "object": "cache" },
                   { "op": "post", "registry": "center", "channel": "Ping" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["log"] == #"["start","ping"]"#)
             // The app retains the cache, so releasing it does not deallocate it.
             #expect(result.objects(of: .dealloc).isEmpty)
@@ -241,7 +272,8 @@ extension ReplayTests {
         }
 
         @Test func selfInAHandlerIsTheObjectWhoseHandlerRuns() throws {
-            let result = try InlineScenario("""
+            let result = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "profile", "methods": { "refresh": [ { "increment": "refreshes" } ] } },
                   { "op": "observe", "registry": "center", "observer": "profile", "channel": "Login", "handler": [
@@ -251,13 +283,15 @@ extension ReplayTests {
                   { "op": "post", "registry": "center", "channel": "Login" },
                   { "op": "post", "registry": "center", "channel": "Login" }
                 ]
-                """).baseline()
+                """
+            ).baseline()
             #expect(result.state["profile.name"] == #""Ada""#)
             #expect(result.state["refreshes"] == "1")
         }
 
         @Test func selfInADeinitIsTheDeallocatingObjectAndItsMethodsStillRun() throws {
-            let scenario = InlineScenario("""
+            let scenario = InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen", "methods": {
                       "stopObserving": [ { "remove": { "registry": "center", "observer": "self" } },

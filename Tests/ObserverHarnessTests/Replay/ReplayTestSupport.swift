@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 /// Replay, exploration and scenario-parser tests: what each step and each

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 extension ReplayTests {
@@ -25,13 +26,17 @@ extension ReplayTests {
             #"{ "format": "observer-harness-scenario", "version": \#(version), "scenario": "s", "steps": \#(steps) }"#
         }
 
-        private func expect(_ error: InputError?, at position: String, mentioning text: String,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+        private func expect(
+            _ error: InputError?, at position: String, mentioning text: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             #expect(error?.path == Self.path, sourceLocation: sourceLocation)
-            #expect(error.map { "\($0.line):\($0.column)" } == position, "\(String(describing: error))",
-                    sourceLocation: sourceLocation)
-            #expect(error?.message.contains(text) == true, "\(String(describing: error))",
-                    sourceLocation: sourceLocation)
+            #expect(
+                error.map { "\($0.line):\($0.column)" } == position, "\(String(describing: error))",
+                sourceLocation: sourceLocation)
+            #expect(
+                error?.message.contains(text) == true, "\(String(describing: error))",
+                sourceLocation: sourceLocation)
         }
 
         /// The column (1-based) where `needle` starts in one-line `text`.
@@ -43,7 +48,8 @@ extension ReplayTests {
 
         @Test func aDuplicateKeyIsReportedAtTheSecondKey() {
             let text = #"{ "format": "observer-harness-scenario", "format": "x", "version": 1, "steps": [] }"#
-            expect(inputError(text), at: column(of: #""format": "x""#, in: text), mentioning: #"duplicate key "format""#)
+            expect(
+                inputError(text), at: column(of: #""format": "x""#, in: text), mentioning: #"duplicate key "format""#)
         }
 
         @Test func aDuplicateKeyInsideAStepIsReportedToo() {
@@ -69,7 +75,8 @@ extension ReplayTests {
         }
 
         @Test func aPayloadNumberBeyondDoubleIsOutOfRange() {
-            let steps = #"[ { "op": "create", "object": "a", "methods": { "m": [] } }, "#
+            let steps =
+                #"[ { "op": "create", "object": "a", "methods": { "m": [] } }, "#
                 + #"{ "op": "invoke", "object": "a", "method": "m", "payload": [-1e999] } ]"#
             let text = document(steps: steps)
             expect(inputError(text), at: column(of: "-1e999", in: text), mentioning: "number out of range")
@@ -112,8 +119,9 @@ extension ReplayTests {
         @Test func handlerEffectsCountAsSteps() {
             var limits = Scenario.Limits()
             limits.maxSteps = 3
-            let text = document(steps: #"[ { "op": "create", "object": "a", "methods": { "m": ["#
-                                + #"{ "increment": "k" }, { "increment": "k" }, { "increment": "k" } ] } } ]"#)
+            let text = document(
+                steps: #"[ { "op": "create", "object": "a", "methods": { "m": ["#
+                    + #"{ "increment": "k" }, { "increment": "k" }, { "increment": "k" } ] } } ]"#)
             #expect(inputError(text, limits: limits)?.message == "more than 3 steps")
         }
 
@@ -139,7 +147,8 @@ extension ReplayTests {
                 _ = try Scenario.load(contentsOf: url)
                 Issue.record("expected an InputError")
             } catch {
-                #expect(error.description == "\(url.path):1:1: error: the scenario file is larger than 4 MiB, the limit")
+                #expect(
+                    error.description == "\(url.path):1:1: error: the scenario file is larger than 4 MiB, the limit")
             }
         }
 
@@ -161,7 +170,8 @@ extension ReplayTests {
                 _ = try Scenario.load(contentsOf: folder)
                 Issue.record("expected an InputError")
             } catch {
-                #expect(error.description == "\(folder.path):1:1: error: cannot read the scenario file: "
+                #expect(
+                    error.description == "\(folder.path):1:1: error: cannot read the scenario file: "
                         + "it is a folder, not a file")
             }
         }

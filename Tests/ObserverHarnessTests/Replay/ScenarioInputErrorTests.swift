@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 extension ReplayTests {
@@ -34,8 +35,10 @@ extension ReplayTests {
         }
 
         /// Checks path, line, column and that the message mentions `mentioning`.
-        private func expect(_ error: InputError?, line: Int, column: Int, mentioning: String,
-                            sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        private func expect(
+            _ error: InputError?, line: Int, column: Int, mentioning: String,
+            sourceLocation: Testing.SourceLocation = #_sourceLocation
+        ) {
             guard let error else {
                 Issue.record("expected an InputError at \(line):\(column)", sourceLocation: sourceLocation)
                 return
@@ -50,46 +53,57 @@ extension ReplayTests {
         }
 
         @Test func anUnknownFieldIsReportedAtItsKey() {
-            expect(inputError(steps: #"{ "op": "create", "object": "a", "colour": "red" }"#),
-                   line: 4, column: 34, mentioning: "unknown field \"colour\"")
+            expect(
+                inputError(steps: #"{ "op": "create", "object": "a", "colour": "red" }"#),
+                line: 4, column: 34, mentioning: "unknown field \"colour\"")
         }
 
         @Test func aValueOfTheWrongTypeIsReportedAtTheValue() {
-            expect(inputError(steps: #"{ "op": "create", "object": 7 }"#),
-                   line: 4, column: 29, mentioning: "must be a string")
+            expect(
+                inputError(steps: #"{ "op": "create", "object": 7 }"#),
+                line: 4, column: 29, mentioning: "must be a string")
         }
 
         @Test func anObjectUsedBeforeItsCreateIsReportedAtTheName() {
-            expect(inputError(steps: """
-                { "op": "release", "object": "a" },
-                { "op": "create", "object": "a" }
-                """), line: 4, column: 30, mentioning: "before its create")
+            expect(
+                inputError(
+                    steps: """
+                        { "op": "release", "object": "a" },
+                        { "op": "create", "object": "a" }
+                        """), line: 4, column: 30, mentioning: "before its create")
         }
 
         @Test func anObjectUsedAfterItsReleaseIsReportedAtTheName() {
-            expect(inputError(steps: """
-                { "op": "create", "object": "a", "methods": { "tap": [] } },
-                { "op": "release", "object": "a" },
-                { "op": "invoke", "object": "a", "method": "tap" }
-                """), line: 6, column: 29, mentioning: "after its release")
+            expect(
+                inputError(
+                    steps: """
+                        { "op": "create", "object": "a", "methods": { "tap": [] } },
+                        { "op": "release", "object": "a" },
+                        { "op": "invoke", "object": "a", "method": "tap" }
+                        """), line: 6, column: 29, mentioning: "after its release")
         }
 
         @Test func anUnknownRegistryIsReportedAtItsName() {
-            expect(inputError(steps: """
-                { "op": "create", "object": "a" },
-                { "op": "observe", "registry": "nowhere", "observer": "a", "channel": "N", "handler": [] }
-                """), line: 5, column: 32, mentioning: "unknown registry \"nowhere\"")
+            expect(
+                inputError(
+                    steps: """
+                        { "op": "create", "object": "a" },
+                        { "op": "observe", "registry": "nowhere", "observer": "a", "channel": "N", "handler": [] }
+                        """), line: 5, column: 32, mentioning: "unknown registry \"nowhere\"")
         }
 
         @Test func anUnknownTokenIsReportedAtItsName() {
-            expect(inputError(steps: #"{ "op": "drop-token", "token": "ghost" }"#),
-                   line: 4, column: 32, mentioning: "unknown token \"ghost\"")
+            expect(
+                inputError(steps: #"{ "op": "drop-token", "token": "ghost" }"#),
+                line: 4, column: 32, mentioning: "unknown token \"ghost\"")
         }
 
         @Test func anUnknownObjectInAHandlerIsReportedAtTheName() {
-            expect(inputError(steps: """
-                { "op": "create", "object": "a", "methods": { "tap": [ { "release": "ghost" } ] } }
-                """), line: 4, column: 69, mentioning: "unknown object \"ghost\"")
+            expect(
+                inputError(
+                    steps: """
+                        { "op": "create", "object": "a", "methods": { "tap": [ { "release": "ghost" } ] } }
+                        """), line: 4, column: 69, mentioning: "unknown object \"ghost\"")
         }
 
         @Test func malformedJSONIsReportedWhereTheParserStopped() {
@@ -97,8 +111,9 @@ extension ReplayTests {
         }
 
         @Test func truncatedJSONIsReportedAtTheEndOfInput() {
-            expect(inputError(Self.header + #"{ "op": "create", "object": "a""#), line: 4, column: 32,
-                   mentioning: "end of input")
+            expect(
+                inputError(Self.header + #"{ "op": "create", "object": "a""#), line: 4, column: 32,
+                mentioning: "end of input")
         }
 
         @Test func bytesThatAreNotUTF8AreReportedAtTheFirstBadByte() {
@@ -116,46 +131,55 @@ extension ReplayTests {
         }
 
         @Test func aSecondCreateOfALiveNameIsReportedAtTheName() {
-            expect(inputError(steps: """
-                { "op": "create", "object": "a" },
-                { "op": "create", "object": "a" }
-                """), line: 5, column: 29, mentioning: "already exists")
+            expect(
+                inputError(
+                    steps: """
+                        { "op": "create", "object": "a" },
+                        { "op": "create", "object": "a" }
+                        """), line: 5, column: 29, mentioning: "already exists")
         }
 
         @Test func aNameCanBeCreatedAgainAfterItsRelease() throws {
-            let text = Self.header + """
-                { "op": "create", "object": "a" },
-                { "op": "release", "object": "a" },
-                { "op": "create", "object": "a" }
-                """ + Self.footer
+            let text =
+                Self.header + """
+                    { "op": "create", "object": "a" },
+                    { "op": "release", "object": "a" },
+                    { "op": "create", "object": "a" }
+                    """ + Self.footer
             _ = try Scenario.parse(Array(text.utf8), path: "Good.scenario.json").run()
         }
 
         @Test func appendingToANumberIsReportedAtTheAppendWhenTheReplayRunsIt() {
-            expect(inputError(steps: """
-                { "op": "create", "object": "a", "methods": { "run": [
-                  { "increment": "k" },
-                  { "append": "k", "value": 1 } ] } },
-                { "op": "invoke", "object": "a", "method": "run" }
-                """), line: 6, column: 3, mentioning: "non-list")
+            expect(
+                inputError(
+                    steps: """
+                        { "op": "create", "object": "a", "methods": { "run": [
+                          { "increment": "k" },
+                          { "append": "k", "value": 1 } ] } },
+                        { "op": "invoke", "object": "a", "method": "run" }
+                        """), line: 6, column: 3, mentioning: "non-list")
         }
 
         @Test func incrementingAListIsReportedAtTheIncrement() {
-            expect(inputError(steps: """
-                { "op": "create", "object": "a", "methods": { "run": [
-                  { "append": "k", "value": 1 },
-                  { "increment": "k" } ] } },
-                { "op": "invoke", "object": "a", "method": "run" }
-                """), line: 6, column: 3, mentioning: "not a number")
+            expect(
+                inputError(
+                    steps: """
+                        { "op": "create", "object": "a", "methods": { "run": [
+                          { "append": "k", "value": 1 },
+                          { "increment": "k" } ] } },
+                        { "op": "invoke", "object": "a", "method": "run" }
+                        """), line: 6, column: 3, mentioning: "not a number")
         }
 
         @Test func settingANonListOverAListIsReportedAtTheSet() {
-            expect(inputError(steps: """
-                { "op": "create", "object": "a", "methods": { "run": [
-                  { "append": "k", "value": 1 },
-                  { "set": "k", "value": 2 } ] } },
-                { "op": "invoke", "object": "a", "method": "run" }
-                """), line: 6, column: 3, mentioning: "both as a list and as a non-list")
+            expect(
+                inputError(
+                    steps: """
+                        { "op": "create", "object": "a", "methods": { "run": [
+                          { "append": "k", "value": 1 },
+                          { "set": "k", "value": 2 } ] } },
+                        { "op": "invoke", "object": "a", "method": "run" }
+                        """), line: 6, column: 3, mentioning: "both as a list and as a non-list")
         }
 
         @Test func anInputErrorReadsPathLineColumnErrorMessage() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension ReplayTests {
@@ -28,8 +29,10 @@ extension ReplayTests {
             """
         }
 
-        private func expect(_ error: InputError?, at position: String, mentioning text: String,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+        private func expect(
+            _ error: InputError?, at position: String, mentioning text: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             guard let error else {
                 Issue.record("expected an InputError mentioning \(text)", sourceLocation: sourceLocation)
                 return
@@ -47,7 +50,8 @@ extension ReplayTests {
         }
 
         @Test func objectsEqualAsSwiftStringsAreADuplicate() {
-            let text = document(steps: #"[ { "op": "create", "object": "caf\u00e9" }, { "op": "create", "object": "cafe\u0301" } ]"#)
+            let text = document(
+                steps: #"[ { "op": "create", "object": "caf\u00e9" }, { "op": "create", "object": "cafe\u0301" } ]"#)
             expect(inputError(text), at: "3:85", mentioning: "already exists")
         }
 
@@ -103,7 +107,8 @@ extension ReplayTests {
         }
 
         @Test func aMethodDefinedTwiceIsInvalid() {
-            let text = document(steps: #"[ { "op": "create", "object": "a", "methods": { "caf\u00e9": [], "cafe\u0301": [] } } ]"#)
+            let text = document(
+                steps: #"[ { "op": "create", "object": "a", "methods": { "caf\u00e9": [], "cafe\u0301": [] } } ]"#)
             expect(inputError(text), at: "3:77", mentioning: "is defined twice")
         }
 
@@ -113,16 +118,20 @@ extension ReplayTests {
         }
 
         @Test func aFractionalVersionIsNotAVersion() {
-            expect(inputError(document(version: "1.5", steps: "[]")), at: "1:53", mentioning: "\"version\" must be an integer")
+            expect(
+                inputError(document(version: "1.5", steps: "[]")), at: "1:53",
+                mentioning: "\"version\" must be an integer")
         }
 
         @Test func aDecimalVersionOfAnotherNumberIsUnsupported() {
-            expect(inputError(document(version: "2.0", steps: "[]")), at: "1:53",
-                   mentioning: "unsupported scenario version 2")
+            expect(
+                inputError(document(version: "2.0", steps: "[]")), at: "1:53",
+                mentioning: "unsupported scenario version 2")
         }
 
         @Test func aReportWrittenWithADecimalVersionReadsAsVersionOne() throws {
-            let text = #"{"format": "observer-harness-report", "version": 1.0, "scenario": "s", "#
+            let text =
+                #"{"format": "observer-harness-report", "version": 1.0, "scenario": "s", "#
                 + #""summary": {"events": 0}, "findings": []}"#
             #expect(try ReportSet.parse(Array(text.utf8), path: "r.json").reports.count == 1)
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension ReplayTests {
@@ -8,14 +9,16 @@ extension ReplayTests {
     @Suite struct ValueCost {
         @Test func writingAndReadingALargeValueIsChargedByItsSize() throws {
             let big = String(repeating: "x", count: 6_400)
-            let scenario = try InlineScenario("""
+            let scenario = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "x", "methods": {
                       "fill": [ { "append": "log", "value": "\(big)" } ], "look": [ { "read": "log" } ] } },
                   { "op": "invoke", "object": "x", "method": "fill" },
                   { "op": "invoke", "object": "x", "method": "look" }
                 ]
-                """).parse()
+                """
+            ).parse()
             let result = try Replay(scenario, schedule: Schedule()).run()
             // 3 steps and 2 effects; the string is 6,402 bytes quoted, the list 6,404.
             #expect(result.work == 5 + 6_402 / 64 + 6_404 / 64)
@@ -26,10 +29,14 @@ extension ReplayTests {
             var steps: [String] = []
             for index in 0..<receivers {
                 steps.append(#"{ "op": "create", "object": "r\#(index)" }"#)
-                steps.append(#"{ "op": "observe", "registry": "center", "observer": "r\#(index)", "channel": "N", "handler": [ { "append": "list", "value": { "payload": "v" } }, { "read": "list" } ] }"#)
+                steps.append(
+                    #"{ "op": "observe", "registry": "center", "observer": "r\#(index)", "channel": "N", "handler": [ { "append": "list", "value": { "payload": "v" } }, { "read": "list" } ] }"#
+                )
             }
-            steps += Array(repeating: #"{ "op": "post", "registry": "center", "channel": "N", "payload": { "v": "\#(payload)" } }"#,
-                           count: posts)
+            steps += Array(
+                repeating:
+                    #"{ "op": "post", "registry": "center", "channel": "N", "payload": { "v": "\#(payload)" } }"#,
+                count: posts)
             return InlineScenario("[" + steps.joined(separator: ",\n") + "]")
         }
 
@@ -53,7 +60,8 @@ extension ReplayTests {
         @Test func messagesQuoteLargeValuesCutAt120Characters() throws {
             // A 20,000-character payload appended over 5 posts; the receivers'
             // order matters (each reads the list), so messages quote values.
-            let report = try Self.growingList(receivers: 2, posts: 5, payload: String(repeating: "p", count: 20_000)).report()
+            let report = try Self.growingList(receivers: 2, posts: 5, payload: String(repeating: "p", count: 20_000))
+                .report()
             let ordering = try #require(report.findings(of: "ordering-dependence").first)
             #expect(ordering.message.count < 1_000)
             #expect(ordering.message.contains(#"["ppp"#))
@@ -72,13 +80,17 @@ extension ReplayTests {
         }
 
         @Test func fingerprintsAgreeForValuesThatMeanTheSame() {
-            #expect(ValueFingerprint(.int(1)) .hash == ValueFingerprint(.double(1.0)).hash)
-            #expect(ValueFingerprint(.object(["a": .int(1), "b": .int(2)])).hash
-                == ValueFingerprint(.object(["b": .int(2), "a": .int(1)])).hash)
-            #expect(ValueFingerprint(.array([.int(1), .int(2)])).hash
-                != ValueFingerprint(.array([.int(2), .int(1)])).hash)
+            #expect(ValueFingerprint(.int(1)).hash == ValueFingerprint(.double(1.0)).hash)
+            #expect(
+                ValueFingerprint(.object(["a": .int(1), "b": .int(2)])).hash
+                    == ValueFingerprint(.object(["b": .int(2), "a": .int(1)])).hash)
+            #expect(
+                ValueFingerprint(.array([.int(1), .int(2)])).hash
+                    != ValueFingerprint(.array([.int(2), .int(1)])).hash)
             #expect(ValueFingerprint(.string("1")).hash != ValueFingerprint(.int(1)).hash)
-            #expect(ValueFingerprint(.array([.string("ab")])).hash != ValueFingerprint(.array([.string("a"), .string("b")])).hash)
+            #expect(
+                ValueFingerprint(.array([.string("ab")])).hash
+                    != ValueFingerprint(.array([.string("a"), .string("b")])).hash)
         }
 
         @Test func outcomesThatDifferOnlyInALongTailAreDifferent() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct ReportInteropTests {
@@ -35,10 +36,14 @@ import Testing
     @Test(arguments: [
         (#"{"format": "observer-harness-report", "version": 2}"#, "one.json:1:50: error: unsupported report version"),
         (#"{"format": "other"}"#, "one.json:1:12: error: \"format\" must be"),
-        (#"{"format": "observer-harness-report", "version": 1, "scenario": "x", "summary": {"events": -1}, "findings": []}"#,
-         "one.json:1:92: error: \"events\" must be a whole number"),
-        (#"{"format": "observer-harness-report", "version": 1, "scenario": "x", "summary": {"events": 1}, "findings": [], "extra": 1}"#,
-         "one.json:1:112: error: unknown field \"extra\""),
+        (
+            #"{"format": "observer-harness-report", "version": 1, "scenario": "x", "summary": {"events": -1}, "findings": []}"#,
+            "one.json:1:92: error: \"events\" must be a whole number"
+        ),
+        (
+            #"{"format": "observer-harness-report", "version": 1, "scenario": "x", "summary": {"events": 1}, "findings": [], "extra": 1}"#,
+            "one.json:1:112: error: unknown field \"extra\""
+        ),
         ("[1, 2", "one.json:1:6: error:"),
     ])
     func aBadReportFileIsAnErrorAtItsPosition(text: String, expected: String) {
@@ -51,9 +56,10 @@ import Testing
     }
 
     @Test func fingerprintsIgnoreLineNumbersButNotFiles() {
-        let finding = Finding(rule: "duplicate-registration", severity: .error,
-                              message: "x registered twice (at Cart.swift:12 and again at Cart.swift:14:3)",
-                              site: CallSite(file: "Cart.swift", line: 14))
+        let finding = Finding(
+            rule: "duplicate-registration", severity: .error,
+            message: "x registered twice (at Cart.swift:12 and again at Cart.swift:14:3)",
+            site: CallSite(file: "Cart.swift", line: 14))
         var moved = finding
         moved.message = "x registered twice (at Cart.swift:40 and again at Cart.swift:42:3)"
         moved.site = CallSite(file: "Cart.swift", line: 42)
@@ -62,7 +68,8 @@ import Testing
         #expect(finding.fingerprint(scenario: "s") == moved.fingerprint(scenario: "s"))
         #expect(finding.fingerprint(scenario: "s") != elsewhere.fingerprint(scenario: "s"))
         #expect(finding.fingerprint(scenario: "s") != finding.fingerprint(scenario: "t"))
-        #expect(Finding.withoutLineNumbers("at Cart.swift:12, key a:b, time 10:30") == "at Cart.swift, key a:b, time 10:30")
+        #expect(
+            Finding.withoutLineNumbers("at Cart.swift:12, key a:b, time 10:30") == "at Cart.swift, key a:b, time 10:30")
     }
 
     @Test func baselineRoundTripHidesExactlyItsFindings() throws {
@@ -81,6 +88,7 @@ import Testing
     }
 
     @Test func xmlEscapingLeavesNoMarkupOrForbiddenCharacters() {
-        #expect(ReportSet.xmlEscaped("a<b>&\"c'\u{1}\u{FFFE}\n\té") == "a&lt;b&gt;&amp;&quot;c&apos;\u{FFFD}\u{FFFD}\n\té")
+        #expect(
+            ReportSet.xmlEscaped("a<b>&\"c'\u{1}\u{FFFE}\n\té") == "a&lt;b&gt;&amp;&quot;c&apos;\u{FFFD}\u{FFFD}\n\té")
     }
 }

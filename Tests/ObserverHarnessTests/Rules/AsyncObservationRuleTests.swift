@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -6,23 +7,29 @@ extension Rules {
     /// (`open-loop`, `run-loop`, `cancel-loop`), and typed `discarded-token`.
     @Suite struct AsyncObservation {
         @Test func aStrongLoopKeepsItsReleasedOwnerAlive() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "open-loop", "registry": "center", "loop": "themeLoop", "owner": "screen",
                     "channel": "ThemeChanged", "hold": "strong", "handler": [], "site": "Screen.swift:14" },
                   { "op": "release", "object": "screen" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: "async-observer-outlives-owner"))
             #expect(finding.severity == .error)
-            #expect(finding.shape == FindingShape(objects: ["screen", "themeLoop"], registry: "center",
-                                                  channel: "ThemeChanged", step: 2, site: "Screen.swift:14"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["screen", "themeLoop"], registry: "center",
+                        channel: "ThemeChanged", step: 2, site: "Screen.swift:14"))
             #expect(finding.message.contains("keeps its owner screen"))
         }
 
         @Test func aWeakLoopRunsOnForNobodyAfterItsOwnerDeallocated() throws {
-            let report = InlineScenario("""
+            let report = InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "open-loop", "registry": "center", "loop": "themeLoop", "owner": "screen",
@@ -39,7 +46,8 @@ extension Rules {
         }
 
         @Test func aStrongLoopCancelledBeforeTheReleaseLetsItsOwnerGo() throws {
-            let report = InlineScenario("""
+            let report = InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "open-loop", "registry": "center", "loop": "themeLoop", "owner": "screen",
@@ -55,14 +63,17 @@ extension Rules {
         }
 
         @Test func aLoopWithoutAnOwnerIsNeverJudged() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [ { "op": "open-loop", "registry": "center", "loop": "logLoop", "channel": "Log" } ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
         @Test func aFullBufferDropsTheOldestAndTheLoopSeesOnlyTheRest() throws {
-            let scenario = InlineScenario("""
+            let scenario = InlineScenario(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "open-loop", "registry": "center", "loop": "cartLoop", "owner": "badge", "typed": true,
@@ -81,7 +92,8 @@ extension Rules {
         }
 
         @Test func classicPostsNeverReachATypedLoop() throws {
-            let scenario = InlineScenario("""
+            let scenario = InlineScenario(
+                """
                 [
                   { "op": "open-loop", "registry": "center", "loop": "cartLoop", "typed": true,
                     "channel": "CartDidChange", "bufferSize": 1, "handler": [ { "increment": "seen" } ] },
@@ -95,7 +107,8 @@ extension Rules {
         }
 
         @Test func aTypedObserveWithoutATokenIsDroppedAtOnceAndNeverFires() throws {
-            let scenario = InlineScenario("""
+            let scenario = InlineScenario(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartDidChange",
@@ -110,7 +123,8 @@ extension Rules {
         }
 
         @Test func aTypedTokenKeptThenRemovedIsClean() throws {
-            let scenario = InlineScenario("""
+            let scenario = InlineScenario(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartDidChange",

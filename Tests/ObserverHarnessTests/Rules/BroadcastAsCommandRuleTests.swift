@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -7,7 +8,8 @@ extension Rules {
 
         /// Two product lists observe AddToCart; each runs `effects`.
         private func twoListsRunning(_ bestSellers: String, _ recommended: String) -> InlineScenario {
-            InlineScenario("""
+            InlineScenario(
+                """
                 [
                   { "op": "create", "object": "bestSellers", "type": "ProductListViewController" },
                   { "op": "create", "object": "recommended", "type": "ProductListViewController" },
@@ -23,43 +25,61 @@ extension Rules {
         }
 
         @Test func broadcastAsCommandFiresWhenTwoReceiversIncrementTheSameKey() throws {
-            let report = try twoListsRunning(#"[ { "increment": "cart.count" } ]"#,
-                                             #"[ { "increment": "cart.count" } ]"#).report()
+            let report = try twoListsRunning(
+                #"[ { "increment": "cart.count" } ]"#,
+                #"[ { "increment": "cart.count" } ]"#
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.severity == .error)
-            #expect(finding.shape == FindingShape(objects: ["bestSellers", "recommended"], registry: "center",
-                                                  channel: "AddToCart", step: 5, site: "ProductCell.swift:22"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["bestSellers", "recommended"], registry: "center",
+                        channel: "AddToCart", step: 5, site: "ProductCell.swift:22"))
         }
 
         @Test func broadcastAsCommandFiresWhenTwoReceiversAppendTheSameValueToTheSameKey() throws {
-            let report = try twoListsRunning(#"[ { "append": "cart.items", "value": { "payload": "product" } } ]"#,
-                                             #"[ { "append": "cart.items", "value": "p1" } ]"#).report()
+            let report = try twoListsRunning(
+                #"[ { "append": "cart.items", "value": { "payload": "product" } } ]"#,
+                #"[ { "append": "cart.items", "value": "p1" } ]"#
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["bestSellers", "recommended"], registry: "center",
-                                                  channel: "AddToCart", step: 5, site: "ProductCell.swift:22"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["bestSellers", "recommended"], registry: "center",
+                        channel: "AddToCart", step: 5, site: "ProductCell.swift:22"))
         }
 
         @Test func broadcastAsCommandIgnoresReceiversWritingDifferentKeys() throws {
-            let report = try twoListsRunning(#"[ { "increment": "bestSellers.taps" } ]"#,
-                                             #"[ { "set": "recommended.highlight", "value": true } ]"#).report()
+            let report = try twoListsRunning(
+                #"[ { "increment": "bestSellers.taps" } ]"#,
+                #"[ { "set": "recommended.highlight", "value": true } ]"#
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func broadcastAsCommandIgnoresReceiversAppendingDifferentValues() throws {
-            let report = try twoListsRunning(#"[ { "append": "log", "value": "bestSellers" } ]"#,
-                                             #"[ { "append": "log", "value": "recommended" } ]"#).report()
+            let report = try twoListsRunning(
+                #"[ { "append": "log", "value": "bestSellers" } ]"#,
+                #"[ { "append": "log", "value": "recommended" } ]"#
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func broadcastAsCommandIgnoresReceiversSettingTheSameValue() throws {
-            let report = try twoListsRunning(#"[ { "set": "cart.dirty", "value": true } ]"#,
-                                             #"[ { "set": "cart.dirty", "value": true } ]"#).report()
+            let report = try twoListsRunning(
+                #"[ { "set": "cart.dirty", "value": true } ]"#,
+                #"[ { "set": "cart.dirty", "value": true } ]"#
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func broadcastAsCommandIgnoresOneReceiverIncrementingTwice() throws {
-            let report = try twoListsRunning(#"[ { "increment": "cart.count" }, { "increment": "cart.count" } ]"#,
-                                             #"[]"#).report()
+            let report = try twoListsRunning(
+                #"[ { "increment": "cart.count" }, { "increment": "cart.count" } ]"#,
+                #"[]"#
+            ).report()
             report.expectNone(of: Self.rule)
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -34,8 +35,9 @@ extension Rules {
             }
             for _ in 0..<20_000 {
                 let x = word(), y = word()
-                let expected = Self.referenceDistance(String(String.UnicodeScalarView(x)),
-                                                      String(String.UnicodeScalarView(y)))
+                let expected = Self.referenceDistance(
+                    String(String.UnicodeScalarView(x)),
+                    String(String.UnicodeScalarView(y)))
                 var budget = Int.max
                 let banded = ChannelNameTypoRule.boundedDistance(x[...], y[...], bound: bound, budget: &budget)
                 #expect(banded == (expected <= bound ? expected : nil), "\(x) \(y)")

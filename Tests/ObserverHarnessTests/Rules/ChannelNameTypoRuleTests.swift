@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -6,7 +7,8 @@ extension Rules {
         static let rule = "channel-name-typo"
 
         @Test func channelNameTypoFiresForAddToCartPostedAndAddToCardObserved() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "create", "object": "cell" },
@@ -15,16 +17,21 @@ extension Rules {
                   { "op": "post", "registry": "center", "channel": "AddToCart", "sender": "cell",
                     "site": "ProductCell.swift:22" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.severity == .warning)
-            #expect(finding.shape == FindingShape(objects: [], registry: "center", channel: "AddToCart", step: 3,
-                                                  site: "ProductCell.swift:22"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: [], registry: "center", channel: "AddToCart", step: 3,
+                        site: "ProductCell.swift:22"))
             #expect(finding.message.contains("\"AddToCard\""))
         }
 
         @Test func channelNameTypoFiresAtTheObserverWhenTheRightNameMeetsElsewhere() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "list" },
                   { "op": "create", "object": "badge" },
@@ -34,30 +41,40 @@ extension Rules {
                     "handler": [], "site": "Badge.swift:9" },
                   { "op": "post", "registry": "center", "channel": "ProductDidUpdate", "site": "Catalog.swift:30" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: [], registry: "center", channel: "ProductDidUpdte", step: 3,
-                                                  site: "Badge.swift:9"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: [], registry: "center", channel: "ProductDidUpdte", step: 3,
+                        site: "Badge.swift:9"))
             #expect(finding.message.contains("never hears it"))
         }
 
         @Test func channelNameTypoFiresAtThePostWhenTheRightNameMeetsElsewhere() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "observe", "registry": "center", "observer": "cart", "channel": "AddToCart", "handler": [] },
                   { "op": "post", "registry": "center", "channel": "AddToCart", "site": "ProductCell.swift:22" },
                   { "op": "post", "registry": "center", "channel": "AddToCard", "site": "QuickBuy.swift:8" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: [], registry: "center", channel: "AddToCard", step: 3,
-                                                  site: "QuickBuy.swift:8"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: [], registry: "center", channel: "AddToCard", step: 3,
+                        site: "QuickBuy.swift:8"))
             report.expectNone(of: "unobserved-post")
         }
 
         @Test func channelNameTypoIgnoresNamesThatBothMeetElsewhere() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "create", "object": "wishlist" },
@@ -67,32 +84,38 @@ extension Rules {
                   { "op": "post", "registry": "center", "channel": "AddToCart" },
                   { "op": "post", "registry": "center", "channel": "AddToCard" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
         @Test func channelNameTypoIgnoresNamesThatDifferOnlyInDigits() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "panel" },
                   { "op": "observe", "registry": "center", "observer": "panel", "channel": "Slot1Changed",
                     "handler": [] },
                   { "op": "post", "registry": "center", "channel": "Slot2Changed" }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func channelNameTypoIgnoresNamesInDifferentRegistries() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "observe", "registry": "center", "observer": "cart", "channel": "AddToCard", "handler": [] },
                   { "op": "post", "registry": "other", "channel": "AddToCart" }
                 ]
-                """, registries: """
-                { "center": { "kind": "notification-center" }, "other": { "kind": "notification-center" } }
-                """).report()
+                """,
+                registries: """
+                    { "center": { "kind": "notification-center" }, "other": { "kind": "notification-center" } }
+                    """
+            ).report()
             report.expectNone(of: Self.rule)
         }
     }

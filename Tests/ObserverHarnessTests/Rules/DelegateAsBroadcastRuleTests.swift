@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -7,7 +8,8 @@ extension Rules {
 
         /// The app delegate receives `keyboardWillShow` and runs `forwarding`.
         private func appDelegateForwarding(_ forwarding: String) -> InlineScenario {
-            InlineScenario("""
+            InlineScenario(
+                """
                 [
                   { "op": "create", "object": "keyboard" },
                   { "op": "create", "object": "home", "methods": { "keyboardWillShow": [], "refresh": [] } },
@@ -21,29 +23,38 @@ extension Rules {
         }
 
         @Test func delegateAsBroadcastFiresWhenTheDelegateInvokesTheSameMethodOnTwoObjects() throws {
-            let report = try appDelegateForwarding("""
+            let report = try appDelegateForwarding(
+                """
                 [ { "invoke": { "object": "home", "method": "keyboardWillShow", "site": "AppDelegate.swift:10" } },
                   { "invoke": { "object": "search", "method": "keyboardWillShow", "site": "AppDelegate.swift:11" } } ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.severity == .warning)
-            #expect(finding.shape == FindingShape(objects: ["app", "home", "search"], registry: "slot",
-                                                  channel: "keyboardWillShow", step: 5, site: "AppDelegate.swift:10"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["app", "home", "search"], registry: "slot",
+                        channel: "keyboardWillShow", step: 5, site: "AppDelegate.swift:10"))
         }
 
         @Test func delegateAsBroadcastIgnoresInvokingTwoDifferentMethods() throws {
-            let report = try appDelegateForwarding("""
+            let report = try appDelegateForwarding(
+                """
                 [ { "invoke": { "object": "home", "method": "refresh" } },
                   { "invoke": { "object": "search", "method": "clear" } } ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func delegateAsBroadcastIgnoresInvokingOneObjectTwice() throws {
-            let report = try appDelegateForwarding("""
+            let report = try appDelegateForwarding(
+                """
                 [ { "invoke": { "object": "home", "method": "keyboardWillShow" } },
                   { "invoke": { "object": "home", "method": "keyboardWillShow" } } ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
     }

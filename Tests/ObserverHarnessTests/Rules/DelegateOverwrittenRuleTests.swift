@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -6,7 +7,8 @@ extension Rules {
         static let rule = "delegate-overwritten"
 
         @Test func delegateOverwrittenFiresWhenALiveDelegateIsReplaced() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "locationManager" },
                   { "op": "create", "object": "mapScreen" },
@@ -16,16 +18,21 @@ extension Rules {
                   { "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": "weatherScreen",
                     "site": "WeatherScreen.swift:21" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.severity == .warning)
-            #expect(finding.shape == FindingShape(objects: ["locationManager", "mapScreen", "weatherScreen"],
-                                                  registry: "slot", channel: nil, step: 4,
-                                                  site: "WeatherScreen.swift:21"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["locationManager", "mapScreen", "weatherScreen"],
+                        registry: "slot", channel: nil, step: 4,
+                        site: "WeatherScreen.swift:21"))
         }
 
         @Test func delegateOverwrittenIgnoresReplacingADelegateThatWasSetToNil() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "locationManager" },
                   { "op": "create", "object": "mapScreen" },
@@ -34,12 +41,14 @@ extension Rules {
                   { "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": null },
                   { "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": "weatherScreen" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
         @Test func delegateOverwrittenIgnoresReplacingADelegateThatDeallocated() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "locationManager" },
                   { "op": "create", "object": "mapScreen" },
@@ -48,19 +57,22 @@ extension Rules {
                   { "op": "release", "object": "mapScreen" },
                   { "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": "weatherScreen" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
         @Test func delegateOverwrittenIgnoresSettingTheSameDelegateAgain() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "locationManager" },
                   { "op": "create", "object": "mapScreen" },
                   { "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": "mapScreen" },
                   { "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": "mapScreen" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
     }

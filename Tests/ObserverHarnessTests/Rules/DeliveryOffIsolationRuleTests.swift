@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -137,7 +138,8 @@ extension Rules {
         // MARK: Scenarios
 
         @Test func firesForAMainActorObserverPostedToFromTheBackground() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
@@ -146,7 +148,8 @@ extension Rules {
                   { "op": "post", "registry": "center", "channel": "CartChanged", "isolation": "background",
                     "site": "CartSync.swift:40" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.step == 2)
             #expect(finding.site?.description == "CartSync.swift:40")
@@ -155,7 +158,8 @@ extension Rules {
         }
 
         @Test func firesForAnActorsObserverPostedToFromAnotherActor() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "store" },
                   { "op": "observe", "registry": "subject", "observer": "store", "isolation": "ImageStore",
@@ -163,14 +167,16 @@ extension Rules {
                   { "op": "post", "registry": "subject", "isolation": "Downloader" },
                   { "op": "post", "registry": "subject", "isolation": "ImageStore" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.step == 2)
         }
 
         @Test func handlerEffectsRunWhereTheirDeliveryRuns() throws {
             // The relay's handler re-posts from the background post's thread.
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "relay" },
                   { "op": "create", "object": "badge" },
@@ -181,19 +187,22 @@ extension Rules {
                   { "op": "post", "registry": "center", "channel": "Sync", "isolation": "background" },
                   { "op": "post", "registry": "center", "channel": "Sync" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings(of: Self.rule).map(\.step) == [4])
         }
 
         @Test func isolationInsideAHandlerIsAnInputError() {
             #expect(throws: InputError.self) {
-                try InlineScenario("""
+                try InlineScenario(
+                    """
                     [
                       { "op": "create", "object": "a" },
                       { "op": "observe", "registry": "center", "observer": "a", "channel": "X",
                         "handler": [ { "post": { "registry": "center", "channel": "Y", "isolation": "background" } } ] }
                     ]
-                    """).report()
+                    """
+                ).report()
             }
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -6,22 +7,28 @@ extension Rules {
         static let rule = "discarded-token"
 
         @Test func discardedTokenFiresWhenTheTokenIsDroppedWhileActive() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
                     "token": "logoutToken", "handler": [], "site": "Screen.swift:18" },
                   { "op": "drop-token", "token": "logoutToken", "site": "Screen.swift:19" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.severity == .warning)
-            #expect(finding.shape == FindingShape(objects: ["screen"], registry: "center", channel: "Logout", step: 2,
-                                                  site: "Screen.swift:18"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["screen"], registry: "center", channel: "Logout", step: 2,
+                        site: "Screen.swift:18"))
         }
 
         @Test func discardedTokenIgnoresATokenDroppedAfterItsRemoval() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
@@ -29,14 +36,16 @@ extension Rules {
                   { "op": "remove", "registry": "center", "token": "logoutToken" },
                   { "op": "drop-token", "token": "logoutToken" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
         // A token is declared once, so a name is rebound only by a handler
         // that runs twice (registering in viewWillAppear).
         @Test func discardedTokenFiresForTheFirstRegistrationWhenItsTokenNameIsRebound() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen", "methods": { "appear": [
                       { "observe": { "registry": "center", "observer": "self", "channel": "Logout", "token": "token",
@@ -45,14 +54,19 @@ extension Rules {
                   { "op": "invoke", "object": "screen", "method": "appear" },
                   { "op": "remove", "registry": "center", "token": "token" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["screen"], registry: "center", channel: "Logout", step: 2,
-                                                  site: "Screen.swift:18"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["screen"], registry: "center", channel: "Logout", step: 2,
+                        site: "Screen.swift:18"))
         }
 
         @Test func discardedTokenIgnoresRebindingATokenNameAfterItsRegistrationWasRemoved() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen", "methods": { "appear": [
                       { "observe": { "registry": "center", "observer": "self", "channel": "Logout", "token": "token",
@@ -62,26 +76,30 @@ extension Rules {
                   { "op": "invoke", "object": "screen", "method": "appear" },
                   { "op": "remove", "registry": "center", "token": "token" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
         @Test func discardedTokenIgnoresATokenOfASubjectRegistrationWhichItsObserverCanStillRemove() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "subject", "observer": "screen", "token": "token", "handler": [] },
                   { "op": "drop-token", "token": "token" },
                   { "op": "remove", "registry": "subject", "observer": "screen" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
         @Test func discardedTokenIgnoresDroppingOneOfTwoTokensADedupingRegistryGaveForOneRegistration() throws {
             // The second observe is ignored; its token names the existing
             // registration, which the other token still reaches and removes.
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
@@ -91,12 +109,14 @@ extension Rules {
                   { "op": "drop-token", "token": "first" },
                   { "op": "remove", "registry": "center", "token": "second" }
                 ]
-                """, registries: #"{ "center": { "kind": "notification-center", "dedupe": true } }"#).report()
+                """, registries: #"{ "center": { "kind": "notification-center", "dedupe": true } }"#
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
         @Test func discardedTokenIgnoresRebindingATokenNameToTheSameDedupedRegistration() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen", "methods": { "appear": [
                       { "observe": { "registry": "center", "observer": "self", "channel": "Logout", "token": "token",
@@ -105,7 +125,8 @@ extension Rules {
                   { "op": "invoke", "object": "screen", "method": "appear" },
                   { "op": "remove", "registry": "center", "token": "token" }
                 ]
-                """, registries: #"{ "center": { "kind": "notification-center", "dedupe": true } }"#).report()
+                """, registries: #"{ "center": { "kind": "notification-center", "dedupe": true } }"#
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -6,7 +7,8 @@ extension Rules {
         static let rule = "duplicate-registration"
 
         @Test func duplicateRegistrationFiresOnSecondAddForSameChannel() throws {
-            let scenario = InlineScenario("""
+            let scenario = InlineScenario(
+                """
                 [
                   { "op": "create", "object": "cartBadge" },
                   { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
@@ -18,13 +20,17 @@ extension Rules {
                 """)
             let finding = try #require(try scenario.report().onlyFinding(of: Self.rule))
             #expect(finding.severity == .error)
-            #expect(finding.shape == FindingShape(objects: ["cartBadge"], registry: "center", channel: "CartChanged",
-                                                  step: 2, site: "CartBadge.swift:30"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["cartBadge"], registry: "center", channel: "CartChanged",
+                        step: 2, site: "CartBadge.swift:30"))
             #expect(try scenario.finalState()["badge.refreshes"] == "2")
         }
 
         @Test func duplicateRegistrationFiresForTheSameObservedPropertyTwice() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "model" },
                   { "op": "create", "object": "label" },
@@ -33,14 +39,19 @@ extension Rules {
                   { "op": "observe", "registry": "kvo", "observer": "label", "object": "model", "property": "text",
                     "handler": [], "site": "Label.swift:9" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["label"], registry: "kvo", channel: "text", step: 3,
-                                                  site: "Label.swift:9"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["label"], registry: "kvo", channel: "text", step: 3,
+                        site: "Label.swift:9"))
         }
 
         @Test func duplicateRegistrationIgnoresTwoInstancesOfOneType() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "bestSellers", "type": "ProductListViewController" },
                   { "op": "create", "object": "recommended", "type": "ProductListViewController" },
@@ -49,12 +60,14 @@ extension Rules {
                   { "op": "observe", "registry": "center", "observer": "recommended", "channel": "CartChanged",
                     "handler": [], "site": "ProductList.swift:30" }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func duplicateRegistrationNeverFiresInADedupingRegistry() throws {
-            let scenario = InlineScenario("""
+            let scenario = InlineScenario(
+                """
                 [
                   { "op": "create", "object": "cartBadge" },
                   { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
@@ -69,7 +82,8 @@ extension Rules {
         }
 
         @Test func duplicateRegistrationIgnoresTheSameChannelFromDifferentSenders() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "left" },
                   { "op": "create", "object": "right" },
@@ -79,12 +93,14 @@ extension Rules {
                   { "op": "observe", "registry": "center", "observer": "mixer", "channel": "LevelChanged",
                     "sender": "right", "handler": [] }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func duplicateRegistrationIgnoresRegisteringAgainAfterRemoving() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "CartChanged",
@@ -93,7 +109,8 @@ extension Rules {
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "CartChanged",
                     "handler": [] }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
@@ -117,8 +134,10 @@ extension Rules {
             }
             let recording = harness.recording()
             let adds = recording.events.enumerated().filter { $0.element.kind == .add }
-            let tapAdds = adds.filter { $0.element.object == adds[0].element.object
-                                        && recording.strings[Int($0.element.channel)] == "Tap" }
+            let tapAdds = adds.filter {
+                $0.element.object == adds[0].element.object
+                    && recording.strings[Int($0.element.channel)] == "Tap"
+            }
             // The rule's own findings, before repeats are folded into counts.
             var findings: [Finding] = []
             DuplicateRegistrationRule().check(TraceIndex(recording), into: &findings)
@@ -137,8 +156,11 @@ extension Rules {
             let reported = Analyzer.findings(in: recording).filter { $0.rule == Self.rule }
             let tapReported = try #require(reported.first { $0.channel == "Tap" && $0.objects == onTap[0].objects })
             #expect(tapReported.count == 298)
-            #expect(tapReported.events == [tapAdds[0].offset, tapAdds[1].offset, tapAdds[2].offset, tapAdds[3].offset,
-                                           tapAdds[4].offset, tapAdds[5].offset, tapAdds[6].offset, tapAdds[7].offset])
+            #expect(
+                tapReported.events == [
+                    tapAdds[0].offset, tapAdds[1].offset, tapAdds[2].offset, tapAdds[3].offset,
+                    tapAdds[4].offset, tapAdds[5].offset, tapAdds[6].offset, tapAdds[7].offset,
+                ])
         }
 
         @Test func identicalRepeatsAreOneFindingWithACount() throws {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -14,7 +15,8 @@ extension Rules {
                 let next = index + 1 < depth ? #"{ "invoke": { "object": "self", "method": "m\#(index + 1)" } }"# : ""
                 return #""m\#(index)": [ \#(next) ]"#
             }
-            return InlineScenario("""
+            return InlineScenario(
+                """
                 [
                   { "op": "create", "object": "chain", "methods": { \(methods.joined(separator: ", ")) } },
                   { "op": "invoke", "object": "chain", "method": "m0", "site": "Chain.swift:3" },
@@ -48,19 +50,25 @@ extension Rules {
         /// deep, under the bound of 32; joined with a NUL, the two keys were one.
         @Test func channelsWhoseNamesJoinAlikeKeepTheirOwnDepth() throws {
             var steps: [String] = []
-            for (registry, channel, next) in [("r", "a\\u0000X", #"{ "post": { "registry": "r\u0000a", "channel": "X" } }"#),
-                                              ("r\\u0000a", "X", "")] {
+            for (registry, channel, next) in [
+                ("r", "a\\u0000X", #"{ "post": { "registry": "r\u0000a", "channel": "X" } }"#),
+                ("r\\u0000a", "X", ""),
+            ] {
                 for index in 0..<20 {
                     let name = "\(registry == "r" ? "first" : "second")\(index)"
-                    let repost = index < 19 ? #"{ "post": { "registry": "\#(registry)", "channel": "\#(channel)" } }"# : next
+                    let repost =
+                        index < 19 ? #"{ "post": { "registry": "\#(registry)", "channel": "\#(channel)" } }"# : next
                     let effects = [#"{ "remove": { "registry": "\#(registry)", "observer": "self" } }"#, repost]
                         .filter { !$0.isEmpty }
                     steps.append(#"{ "op": "create", "object": "\#(name)" }"#)
-                    steps.append(#"{ "op": "observe", "registry": "\#(registry)", "observer": "\#(name)", "channel": "\#(channel)", "handler": [ \#(effects.joined(separator: ", ")) ] }"#)
+                    steps.append(
+                        #"{ "op": "observe", "registry": "\#(registry)", "observer": "\#(name)", "channel": "\#(channel)", "handler": [ \#(effects.joined(separator: ", ")) ] }"#
+                    )
                 }
             }
             steps.append(#"{ "op": "post", "registry": "r", "channel": "a\u0000X" }"#)
-            let registries = #"{ "r": { "kind": "notification-center", "order": "registration" }, "#
+            let registries =
+                #"{ "r": { "kind": "notification-center", "order": "registration" }, "#
                 + #""r\u0000a": { "kind": "notification-center", "order": "registration" } }"#
             let scenario = InlineScenario("[" + steps.joined(separator: ",\n") + "]", registries: registries)
             let replay = try Replay(scenario.parse(), schedule: Schedule()).run()
@@ -76,7 +84,8 @@ extension Rules {
             // 30 posts to the same two conflicting receivers; each replay costs
             // the same, and the budget allows 10 of them.
             let post = #"{ "op": "post", "registry": "center", "channel": "N" }"#
-            let scenario = try InlineScenario("""
+            let scenario = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a" }, { "op": "create", "object": "b" },
                   { "op": "observe", "registry": "center", "observer": "a", "channel": "N",
@@ -85,23 +94,26 @@ extension Rules {
                     "handler": [ { "set": "k", "value": 0 } ] },
                   \(Array(repeating: post, count: 30).joined(separator: ",\n"))
                 ]
-                """).parse()
+                """
+            ).parse()
             var explorer = Explorer(scenario: scenario, seed: 0)
             explorer.workLimit = 10 * (try Replay(scenario, schedule: Schedule()).run().work)
             let report = try explorer.run()
             #expect(report.replays == 10)
             #expect(report.orders == 1 << 30)
             let note = try #require(report.onlyFinding(of: Self.rule))
-            #expect(note.message == "Exploration stopped at its budget of \(explorer.workLimit.grouped) units of "
-                + "work after 10 replays of 1,073,741,824 orders: not explored were orders of \"N\" (step 13) "
-                + "and the rest of the search after them.")
+            #expect(
+                note.message == "Exploration stopped at its budget of \(explorer.workLimit.grouped) units of "
+                    + "work after 10 replays of 1,073,741,824 orders: not explored were orders of \"N\" (step 13) "
+                    + "and the rest of the search after them.")
             #expect(report.text().contains("(218 events, 10 replays of 1,073,741,824 orders)"))
             #expect(report.jsonText().contains(#""orders": 1073741824"#))
         }
 
         @Test func anExplorationWithinItsBudgetIsClean() throws {
             let post = #"{ "op": "post", "registry": "center", "channel": "N" }"#
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a" }, { "op": "create", "object": "b" },
                   { "op": "observe", "registry": "center", "observer": "a", "channel": "N",
@@ -110,7 +122,8 @@ extension Rules {
                     "handler": [ { "set": "k", "value": 0 } ] },
                   \(Array(repeating: post, count: 30).joined(separator: ",\n"))
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
             // Each post reversed alone, then 435 pairs of posts reversed together.
             #expect(report.replays == 1 + 30 + 435)

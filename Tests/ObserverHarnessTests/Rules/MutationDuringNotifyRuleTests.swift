@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -6,7 +7,8 @@ extension Rules {
         static let rule = "mutation-during-notify"
 
         @Test func mutationDuringNotifyFiresWhenASubjectHandlerRemovesAnotherObserver() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "coordinator" },
                   { "op": "create", "object": "logger" },
@@ -15,15 +17,20 @@ extension Rules {
                   { "op": "observe", "registry": "subject", "observer": "logger", "handler": [] },
                   { "op": "post", "registry": "subject", "site": "Session.swift:12" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.severity == .warning)
-            #expect(finding.shape == FindingShape(objects: ["coordinator", "logger"], registry: "subject", channel: "",
-                                                  step: 4, site: "Coordinator.swift:44"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["coordinator", "logger"], registry: "subject", channel: "",
+                        step: 4, site: "Coordinator.swift:44"))
         }
 
         @Test func mutationDuringNotifyFiresWhenAHandlerAddsAnObserverToTheDeliveringRegistry() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "coordinator" },
                   { "op": "create", "object": "logger" },
@@ -32,26 +39,33 @@ extension Rules {
                                      "site": "Coordinator.swift:50" } } ] },
                   { "op": "post", "registry": "center", "channel": "Login" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["coordinator", "logger"], registry: "center",
-                                                  channel: "Login", step: 3, site: "Coordinator.swift:50"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["coordinator", "logger"], registry: "center",
+                        channel: "Login", step: 3, site: "Coordinator.swift:50"))
         }
 
         @Test func mutationDuringNotifyIgnoresAOneShotObserverRemovingItsOwnToken() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "onboarding" },
                   { "op": "observe", "registry": "center", "observer": "onboarding", "channel": "FirstLaunch",
                     "token": "once", "handler": [ { "remove": { "registry": "center", "token": "once" } } ] },
                   { "op": "post", "registry": "center", "channel": "FirstLaunch" }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func mutationDuringNotifyIgnoresAHandlerChangingAnotherRegistry() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "coordinator" },
                   { "op": "create", "object": "logger" },
@@ -60,12 +74,14 @@ extension Rules {
                                      "handler": [] } } ] },
                   { "op": "post", "registry": "subject" }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func mutationDuringNotifyIgnoresRemovalsOutsideDelivery() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "coordinator" },
                   { "op": "create", "object": "logger" },
@@ -74,7 +90,8 @@ extension Rules {
                   { "op": "post", "registry": "subject" },
                   { "op": "remove", "registry": "subject", "observer": "logger" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
@@ -97,21 +114,28 @@ extension Rules {
         @Test func mutationDuringNotifyFiresWhenADeinitRemovesFromASubjectBetweenDeliveries() throws {
             let report = try InlineScenario(Self.selfReleasingObserver(registry: "subject", channel: "")).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["login"], registry: "subject", channel: "", step: 4,
-                                                  site: "Store.m:77"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["login"], registry: "subject", channel: "", step: 4,
+                        site: "Store.m:77"))
             #expect(finding.message.contains("between two of its deliveries"))
         }
 
         @Test func mutationDuringNotifyIgnoresANotificationCenterObserverRemovingItselfInDeinit() throws {
-            let report = try InlineScenario(Self.selfReleasingObserver(registry: "center",
-                                                                        channel: "\"channel\": \"Token\", ")).report()
+            let report = try InlineScenario(
+                Self.selfReleasingObserver(
+                    registry: "center",
+                    channel: "\"channel\": \"Token\", ")
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func mutationDuringNotifyIgnoresADeinitRemovalAfterTheLastDelivery() throws {
             // The same observer, delivered to last: the loop has nothing left to enumerate. The list
             // promises registration order (in any order, login could come first: the bug again).
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "order" },
                   { "op": "observe", "registry": "subject", "observer": "order", "hold": "weak", "handler": [] },
@@ -121,7 +145,8 @@ extension Rules {
                     "handler": [ { "release": "login" } ] },
                   { "op": "post", "registry": "subject" }
                 ]
-                """, registries: #"{ "subject": { "kind": "subject", "order": "registration" } }"#).report()
+                """, registries: #"{ "subject": { "kind": "subject", "order": "registration" } }"#
+            ).report()
             report.expectNone(of: Self.rule)
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -6,7 +7,8 @@ extension Rules {
         static let rule = "notification-cycle"
 
         @Test func notificationCycleFiresWhenTwoHandlersRepostEachOthersChannel() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "form" },
                   { "op": "create", "object": "preview" },
@@ -17,29 +19,39 @@ extension Rules {
                       { "post": { "registry": "center", "channel": "TextChanged", "site": "Preview.swift:31" } } ] },
                   { "op": "post", "registry": "center", "channel": "TextChanged", "site": "Editor.swift:5" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.severity == .error)
-            #expect(finding.shape == FindingShape(objects: ["form", "preview"], registry: "center",
-                                                  channel: "TextChanged", step: 4, site: "Preview.swift:31"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["form", "preview"], registry: "center",
+                        channel: "TextChanged", step: 4, site: "Preview.swift:31"))
         }
 
         @Test func notificationCycleFiresWhenAHandlerRepostsItsOwnChannel() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "counter" },
                   { "op": "observe", "registry": "subject", "observer": "counter", "handler": [
                       { "increment": "count" }, { "post": { "registry": "subject", "site": "Counter.swift:9" } } ] },
                   { "op": "post", "registry": "subject", "site": "App.swift:1" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["counter"], registry: "subject", channel: "", step: 2,
-                                                  site: "Counter.swift:9"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["counter"], registry: "subject", channel: "", step: 2,
+                        site: "Counter.swift:9"))
         }
 
         @Test func notificationCycleIgnoresAHandlerThatPostsADifferentChannelOnce() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "form" },
                   { "op": "create", "object": "preview" },
@@ -49,7 +61,8 @@ extension Rules {
                     "handler": [ { "increment": "renders" } ] },
                   { "op": "post", "registry": "center", "channel": "TextChanged" }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -6,7 +7,8 @@ extension Rules {
         static let rule = "notify-after-dealloc"
 
         @Test func notifyAfterDeallocFiresWhenUnownedObserverIsNotifiedAfterItDeallocated() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "view" },
                   { "op": "observe", "registry": "subject", "observer": "view", "hold": "unowned", "handler": [],
@@ -14,15 +16,20 @@ extension Rules {
                   { "op": "release", "object": "view", "site": "Screen.swift:20" },
                   { "op": "post", "registry": "subject", "site": "Model.swift:5" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.severity == .error)
-            #expect(finding.shape == FindingShape(objects: ["view"], registry: "subject", channel: "", step: 3,
-                                                  site: "View.swift:10"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["view"], registry: "subject", channel: "", step: 3,
+                        site: "View.swift:10"))
         }
 
         @Test func notifyAfterDeallocFiresOnPropertySetAfterKVOObserverDeallocatedAndIsNotAlsoDangling() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "model" },
                   { "op": "create", "object": "view" },
@@ -32,15 +39,20 @@ extension Rules {
                   { "op": "set", "registry": "kvo", "object": "model", "property": "title", "value": "New",
                     "site": "Model.swift:5" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["view"], registry: "kvo", channel: "title", step: 4,
-                                                  site: "View.swift:10"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["view"], registry: "kvo", channel: "title", step: 4,
+                        site: "View.swift:10"))
             report.expectNone(of: "dangling-registration")
         }
 
         @Test func notifyAfterDeallocFiresWhenOwnerCallsUnownedDelegateAfterItDeallocated() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "table" },
                   { "op": "create", "object": "dataSource", "methods": { "numberOfRows": [] } },
@@ -50,27 +62,34 @@ extension Rules {
                   { "op": "call-delegate", "registry": "slot", "owner": "table", "method": "numberOfRows",
                     "site": "Table.swift:30" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["dataSource"], registry: "slot", channel: "numberOfRows",
-                                                  step: 4, site: "Screen.swift:7"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["dataSource"], registry: "slot", channel: "numberOfRows",
+                        step: 4, site: "Screen.swift:7"))
         }
 
         @Test func notifyAfterDeallocIgnoresWeakObserverThatDeallocatedBeforeThePost() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "view" },
                   { "op": "observe", "registry": "center", "observer": "view", "channel": "Refresh", "handler": [] },
                   { "op": "release", "object": "view" },
                   { "op": "post", "registry": "center", "channel": "Refresh" }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
             #expect(report.findings(of: "dangling-registration").count == 1)
         }
 
         @Test func notifyAfterDeallocIgnoresUnownedObserverRemovedBeforeItDeallocated() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "model" },
                   { "op": "create", "object": "view" },
@@ -80,12 +99,14 @@ extension Rules {
                   { "op": "release", "object": "view" },
                   { "op": "set", "registry": "kvo", "object": "model", "property": "title", "value": "New" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
         @Test func notifyAfterDeallocIgnoresWeakDelegateCalledAfterItDeallocated() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "table" },
                   { "op": "create", "object": "dataSource", "methods": { "numberOfRows": [] } },
@@ -93,7 +114,8 @@ extension Rules {
                   { "op": "release", "object": "dataSource" },
                   { "op": "call-delegate", "registry": "slot", "owner": "table", "method": "numberOfRows" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
     }

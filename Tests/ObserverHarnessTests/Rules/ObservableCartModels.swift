@@ -18,9 +18,11 @@ final class ObservingCartBadge: @unchecked Sendable {
     init(cart: ObservableCart, rearms: Bool) { (self.cart, self.rearms) = (cart, rearms) }
 
     func observe() {
-        shown = Observers.withObservationTracking({ self.cart.count }, onChange: { [self] in
-            firings += 1
-            if rearms { observe() }
-        }, owner: self)
+        shown = Observers.withObservationTracking(
+            { self.cart.count },
+            onChange: { [self] in
+                firings += 1
+                if rearms { observe() }
+            }, owner: self)
     }
 }

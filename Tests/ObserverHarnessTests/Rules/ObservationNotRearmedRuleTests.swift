@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -71,7 +72,8 @@ extension Rules {
         static let registries = #"{ "model": { "kind": "observable" } }"#
 
         @Test func firesForAScenarioObserverThatDoesNotObserveAgain() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "create", "object": "badge" },
@@ -80,7 +82,8 @@ extension Rules {
                   { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 1 },
                   { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 2 }
                 ]
-                """, registries: Self.registries).report()
+                """, registries: Self.registries
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.step == 2)
             #expect(finding.site?.description == "CartBadge.swift:20")
@@ -88,7 +91,8 @@ extension Rules {
         }
 
         @Test func aHandlerThatSetsWhatItTracksAndObservesAgainIsACycle() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "create", "object": "badge", "methods": { "refresh": [
@@ -99,7 +103,8 @@ extension Rules {
                     "method": "refresh" },
                   { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 1 }
                 ]
-                """, registries: Self.registries).report()
+                """, registries: Self.registries
+            ).report()
             #expect(report.findings(of: "notification-cycle").count == 1)
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -6,7 +7,8 @@ extension Rules {
         static let rule = "observed-object-deallocated"
 
         @Test func observedObjectDeallocatedFiresWhenKVOTargetIsReleasedWhileObserved() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "player" },
                   { "op": "create", "object": "progressView" },
@@ -14,31 +16,41 @@ extension Rules {
                     "property": "currentTime", "handler": [], "site": "ProgressView.swift:31" },
                   { "op": "release", "object": "player", "site": "Screen.swift:70" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.severity == .error)
-            #expect(finding.shape == FindingShape(objects: ["player", "progressView"], registry: "kvo",
-                                                  channel: "currentTime", step: 3, site: "ProgressView.swift:31"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["player", "progressView"], registry: "kvo",
+                        channel: "currentTime", step: 3, site: "ProgressView.swift:31"))
         }
 
         /// An object observing itself is an observer registered on it.
         @Test func observedObjectDeallocatedFiresWhenAnObjectObservingItselfIsFreedStillRegistered() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "editor" },
                   { "op": "observe", "registry": "center", "observer": "editor", "channel": "DidSave",
                     "sender": "editor", "handler": [], "site": "Editor.swift:15" },
                   { "op": "release", "object": "editor" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["editor"], registry: "center",
-                                                  channel: "DidSave", step: 2, site: "Editor.swift:15"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["editor"], registry: "center",
+                        channel: "DidSave", step: 2, site: "Editor.swift:15"))
             #expect(finding.message.contains("still observed \"DidSave\" from itself"))
         }
 
         @Test func observedObjectDeallocatedIgnoresAnObjectObservingItselfThatRemovesItsObservationFirst() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "editor" },
                   { "op": "observe", "registry": "center", "observer": "editor", "channel": "DidSave",
@@ -46,12 +58,14 @@ extension Rules {
                   { "op": "remove", "registry": "center", "observer": "editor" },
                   { "op": "release", "object": "editor" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings(of: Self.rule).isEmpty)
         }
 
         @Test func observedObjectDeallocatedFiresWhenTheSenderFilterOfALiveObserverDeallocates() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "document" },
                   { "op": "create", "object": "editor" },
@@ -59,16 +73,23 @@ extension Rules {
                     "sender": "document", "handler": [], "site": "Editor.swift:15" },
                   { "op": "release", "object": "document" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["document", "editor"], registry: "center",
-                                                  channel: "DidSave", step: 3, site: "Editor.swift:15"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["document", "editor"], registry: "center",
+                        channel: "DidSave", step: 3, site: "Editor.swift:15"))
         }
 
-        @Test func observedObjectDeallocatedIgnoresOwnerWhoseDeinitRemovesTheObservationBeforeReleasingTheTarget() throws {
+        @Test func observedObjectDeallocatedIgnoresOwnerWhoseDeinitRemovesTheObservationBeforeReleasingTheTarget()
+            throws
+        {
             // The owner's deinit runs before its own references (the retained
             // player) are dropped, so the observation ends first.
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "player" },
                   { "op": "create", "object": "screen", "methods": { "deinit": [
@@ -80,12 +101,14 @@ extension Rules {
                   { "op": "release", "object": "player" },
                   { "op": "release", "object": "screen" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
         @Test func observedObjectDeallocatedIgnoresObservationRemovedBeforeTheTargetIsReleased() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "player" },
                   { "op": "create", "object": "progressView" },
@@ -95,12 +118,14 @@ extension Rules {
                     "property": "currentTime" },
                   { "op": "release", "object": "player" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
         @Test func observedObjectDeallocatedIgnoresAWeakObserverThatIsAlreadyGone() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "document" },
                   { "op": "create", "object": "editor" },
@@ -109,7 +134,8 @@ extension Rules {
                   { "op": "release", "object": "editor" },
                   { "op": "release", "object": "document" }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -6,7 +7,8 @@ extension Rules {
         static let rule = "ordering-dependence"
 
         @Test func orderingDependenceFiresWithExactlyTheWriterAndTheReaderOfOneKey() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "session" },
                   { "op": "create", "object": "analytics" },
@@ -20,17 +22,22 @@ extension Rules {
                   { "op": "post", "registry": "center", "channel": "Login", "payload": { "id": 42 },
                     "site": "LoginService.swift:80" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.severity == .error)
-            #expect(finding.shape == FindingShape(objects: ["session", "analytics"], registry: "center",
-                                                  channel: "Login", step: 6, site: "LoginService.swift:80"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["session", "analytics"], registry: "center",
+                        channel: "Login", step: 6, site: "LoginService.swift:80"))
         }
 
         @Test func orderingDependenceFiresForAReaderBetweenTwoWritersOfTheSameValue() throws {
             // Registration order and its reverse both put the reader after a
             // writer, so they agree; only an order with the reader first differs.
-            let scenario = InlineScenario("""
+            let scenario = InlineScenario(
+                """
                 [
                   { "op": "create", "object": "primary" },
                   { "op": "create", "object": "reader" },
@@ -51,13 +58,17 @@ extension Rules {
 
             let report = try scenario.report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["primary", "reader"], registry: "center", channel: "Sync",
-                                                  step: 6, site: "SyncEngine.swift:12"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["primary", "reader"], registry: "center", channel: "Sync",
+                        step: 6, site: "SyncEngine.swift:12"))
             #expect(report.replays > 2)
         }
 
         @Test func orderingDependenceIgnoresReceiversThatOnlyIncrementOneCounter() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "a" },
                   { "op": "create", "object": "b" },
@@ -67,12 +78,14 @@ extension Rules {
                   { "op": "observe", "registry": "subject", "observer": "c", "handler": [ { "increment": "ticks" } ] },
                   { "op": "post", "registry": "subject" }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func orderingDependenceIgnoresARegistryThatPromisesRegistrationOrder() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "session" },
                   { "op": "create", "object": "analytics" },
@@ -81,13 +94,15 @@ extension Rules {
                   { "op": "observe", "registry": "list", "observer": "analytics", "handler": [ { "read": "user.id" } ] },
                   { "op": "post", "registry": "list" }
                 ]
-                """, registries: #"{ "list": { "kind": "subject", "order": "registration" } }"#).report()
+                """, registries: #"{ "list": { "kind": "subject", "order": "registration" } }"#
+            ).report()
             report.expectNone(of: Self.rule)
             #expect(report.replays == 1)
         }
 
         @Test func orderingDependenceFiresForConcurrentBranchesThatWriteAndReadOneKey() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "saver", "methods": { "save": [ { "set": "draft", "value": "saved" } ] } },
                   { "op": "create", "object": "preview", "methods": { "render": [ { "read": "draft" } ] } },
@@ -95,14 +110,16 @@ extension Rules {
                       [ { "op": "invoke", "object": "saver", "method": "save" } ],
                       [ { "op": "invoke", "object": "preview", "method": "render" } ] ] }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.step == 2)
             #expect(finding.site?.description == "Editor.swift:100")
         }
 
         @Test func orderingDependenceIgnoresConcurrentBranchesThatTouchDifferentKeys() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "saver", "methods": { "save": [ { "set": "draft", "value": "saved" } ] } },
                   { "op": "create", "object": "preview", "methods": { "render": [ { "read": "theme" } ] } },
@@ -110,7 +127,8 @@ extension Rules {
                       [ { "op": "invoke", "object": "saver", "method": "save" } ],
                       [ { "op": "invoke", "object": "preview", "method": "render" } ] ] }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
     }

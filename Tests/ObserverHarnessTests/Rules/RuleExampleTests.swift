@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 /// One example of one rule, as a test argument.
@@ -14,9 +15,10 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
     static let all: [RuleExampleCase] = RuleCatalog.all.flatMap { descriptor in
         descriptor.triggeringExamples.enumerated().map {
             RuleExampleCase(rule: descriptor.id, triggers: true, number: $0.offset + 1, example: $0.element)
-        } + descriptor.cleanExamples.enumerated().map {
-            RuleExampleCase(rule: descriptor.id, triggers: false, number: $0.offset + 1, example: $0.element)
         }
+            + descriptor.cleanExamples.enumerated().map {
+                RuleExampleCase(rule: descriptor.id, triggers: false, number: $0.offset + 1, example: $0.element)
+            }
     }
 
     /// The example replayed, explored and analysed.
@@ -53,8 +55,9 @@ extension Rules {
 
         @Test func aMarkerBeforeAnythingButATopLevelStepIsRefused() {
             #expect(RuleExample(#"[ { "op": "create", ↓"object": "a" } ]"#).markedSteps() == nil)
-            #expect(RuleExample(#"[ { "op": "create", "object": "a" }, ↓ { "op": "release", "object": "a" } ]"#)
-                .markedSteps() == [1])
+            #expect(
+                RuleExample(#"[ { "op": "create", "object": "a" }, ↓ { "op": "release", "object": "a" } ]"#)
+                    .markedSteps() == [1])
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 /// A scenario written inline in a test: its steps (and, when the test needs
@@ -103,8 +104,9 @@ extension Report {
         let matching = findings(of: rule)
         guard matching.count == 1 else {
             let all = findings.map { "\($0.rule): \($0.message)" }
-            Issue.record("expected exactly one \(rule) finding, got \(matching.count): \(all)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "expected exactly one \(rule) finding, got \(matching.count): \(all)",
+                sourceLocation: sourceLocation)
             return nil
         }
         return matching[0]

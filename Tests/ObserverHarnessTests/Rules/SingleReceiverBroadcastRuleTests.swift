@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -6,7 +7,8 @@ extension Rules {
         static let rule = "single-receiver-broadcast"
 
         @Test func singleReceiverBroadcastNotesTwoPostsThatBothReachOnlyOneObserver() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "settings" },
                   { "op": "observe", "registry": "center", "observer": "settings", "channel": "ThemeChanged",
@@ -14,15 +16,20 @@ extension Rules {
                   { "op": "post", "registry": "center", "channel": "ThemeChanged", "site": "ThemePicker.swift:30" },
                   { "op": "post", "registry": "center", "channel": "ThemeChanged", "site": "ThemePicker.swift:44" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.severity == .note)
-            #expect(finding.shape == FindingShape(objects: ["settings"], registry: "center", channel: "ThemeChanged",
-                                                  step: 2, site: "ThemePicker.swift:30"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["settings"], registry: "center", channel: "ThemeChanged",
+                        step: 2, site: "ThemePicker.swift:30"))
         }
 
         @Test func singleReceiverBroadcastIgnoresPostsThatReachTwoObservers() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "settings" },
                   { "op": "create", "object": "navigationBar" },
@@ -33,24 +40,28 @@ extension Rules {
                   { "op": "post", "registry": "center", "channel": "ThemeChanged" },
                   { "op": "post", "registry": "center", "channel": "ThemeChanged" }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func singleReceiverBroadcastIgnoresASinglePost() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "settings" },
                   { "op": "observe", "registry": "center", "observer": "settings", "channel": "ThemeChanged",
                     "handler": [] },
                   { "op": "post", "registry": "center", "channel": "ThemeChanged" }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func singleReceiverBroadcastIgnoresPostsReachingDifferentSingleReceivers() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "settings" },
                   { "op": "create", "object": "navigationBar" },
@@ -62,14 +73,16 @@ extension Rules {
                     "handler": [] },
                   { "op": "post", "registry": "center", "channel": "ThemeChanged" }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
         @Test func singleReceiverBroadcastIgnoresTheRepostsOfALoopTheHarnessCut() throws {
             // One post that handlers re-post in a loop is a notification-cycle,
             // not 33 independent one-receiver posts.
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "form" },
                   { "op": "create", "object": "preview" },
@@ -79,7 +92,8 @@ extension Rules {
                     "handler": [ { "post": { "registry": "center", "channel": "TextChanged" } } ] },
                   { "op": "post", "registry": "center", "channel": "TextChanged" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.firedRules == ["notification-cycle"], "\(report.findings.map(\.message))")
         }
     }

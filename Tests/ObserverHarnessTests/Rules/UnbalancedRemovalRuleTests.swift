@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -6,7 +7,8 @@ extension Rules {
         static let rule = "unbalanced-removal"
 
         @Test func unbalancedRemovalFiresWhenABlockRegistrationIsRemovedByObserver() throws {
-            let scenario = InlineScenario("""
+            let scenario = InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
@@ -17,15 +19,19 @@ extension Rules {
                 """)
             let finding = try #require(try scenario.report().onlyFinding(of: Self.rule))
             #expect(finding.severity == .warning)
-            #expect(finding.shape == FindingShape(objects: ["screen"], registry: "center", channel: nil, step: 2,
-                                                  site: "Screen.swift:60"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["screen"], registry: "center", channel: nil, step: 2,
+                        site: "Screen.swift:60"))
             #expect(finding.message.contains("block form"))
             // The block registration is still there.
             #expect(try scenario.finalState()["logouts"] == "1")
         }
 
         @Test func unbalancedRemovalIgnoresABlockRegistrationRemovedByItsToken() throws {
-            let scenario = InlineScenario("""
+            let scenario = InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
@@ -39,7 +45,8 @@ extension Rules {
         }
 
         @Test func unbalancedRemovalFiresOnASecondRemovalOfTheSameRegistration() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout", "handler": [] },
@@ -48,15 +55,20 @@ extension Rules {
                   { "op": "remove", "registry": "center", "observer": "screen", "channel": "Logout",
                     "site": "Screen.swift:75" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["screen"], registry: "center", channel: "Logout", step: 3,
-                                                  site: "Screen.swift:75"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["screen"], registry: "center", channel: "Logout", step: 3,
+                        site: "Screen.swift:75"))
             #expect(finding.message.contains("already removed at Screen.swift:60"))
         }
 
         @Test func unbalancedRemovalFiresOnASecondRemovalOfTheSameToken() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
@@ -64,29 +76,39 @@ extension Rules {
                   { "op": "remove", "registry": "center", "token": "logoutToken", "site": "Screen.swift:60" },
                   { "op": "remove", "registry": "center", "token": "logoutToken", "site": "Screen.swift:75" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["screen"], registry: "center", channel: nil, step: 3,
-                                                  site: "Screen.swift:75"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["screen"], registry: "center", channel: nil, step: 3,
+                        site: "Screen.swift:75"))
             #expect(finding.message.contains("already removed at Screen.swift:60"), "\(finding.message)")
         }
 
         @Test func unbalancedRemovalFiresWhenTheObserverNeverRegisteredInThatRegistry() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "subject", "observer": "screen", "handler": [] },
                   { "op": "remove", "registry": "center", "observer": "screen", "site": "Screen.swift:60" },
                   { "op": "remove", "registry": "subject", "observer": "screen" }
                 ]
-                """).report()
+                """
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
-            #expect(finding.shape == FindingShape(objects: ["screen"], registry: "center", channel: nil, step: 2,
-                                                  site: "Screen.swift:60"))
+            #expect(
+                finding.shape
+                    == FindingShape(
+                        objects: ["screen"], registry: "center", channel: nil, step: 2,
+                        site: "Screen.swift:60"))
         }
 
         @Test func unbalancedRemovalIgnoresOneRemovalOfEachSelectorRegistration() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout", "handler": [] },
@@ -94,7 +116,8 @@ extension Rules {
                   { "op": "remove", "registry": "center", "observer": "screen", "channel": "Logout" },
                   { "op": "remove", "registry": "center", "observer": "screen" }
                 ]
-                """).report()
+                """
+            ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -65,11 +66,12 @@ extension Rules {
             center.removeObserver(token)
             #expect(harness.analyze().findings(of: Self.rule).count == 1)
         }
-    
+
         // MARK: Scenarios
 
         @Test func valueObjectFilterFiresForAScenarioSenderValueAtObserveAndPost() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
@@ -79,18 +81,23 @@ extension Rules {
                     "site": "Cart.swift:41" },
                   { "op": "remove", "registry": "center", "token": "t" }
                 ]
-                """).report()
+                """
+            ).report()
             let findings = report.findings(of: Self.rule)
-            #expect(findings.map(\.shape) == [
-                FindingShape(objects: ["\"cart-1\""], registry: "center", channel: "CartChanged", step: 1,
-                             site: "CartBadge.swift:14"),
-                FindingShape(objects: ["\"cart-1\""], registry: "center", channel: "CartChanged", step: 2,
-                             site: "Cart.swift:41"),
-            ])
+            #expect(
+                findings.map(\.shape) == [
+                    FindingShape(
+                        objects: ["\"cart-1\""], registry: "center", channel: "CartChanged", step: 1,
+                        site: "CartBadge.swift:14"),
+                    FindingShape(
+                        objects: ["\"cart-1\""], registry: "center", channel: "CartChanged", step: 2,
+                        site: "Cart.swift:41"),
+                ])
         }
 
         @Test func valueObjectFilterIgnoresAScenarioSenderObject() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "create", "object": "badge" },
@@ -99,7 +106,8 @@ extension Rules {
                   { "op": "post", "registry": "center", "channel": "CartChanged", "sender": "cart" },
                   { "op": "remove", "registry": "center", "token": "t" }
                 ]
-                """).report()
+                """
+            ).report()
             report.expectNone(of: Self.rule)
         }
 
@@ -107,7 +115,8 @@ extension Rules {
             // A string boxes anew each time; a small integer boxes to one
             // cached number on this platform's Foundation, as the live
             // differential test checks against Foundation itself.
-            let state = try InlineScenario("""
+            let state = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "observe", "registry": "center", "observer": "badge", "channel": "C",
@@ -116,18 +125,25 @@ extension Rules {
                   { "op": "remove", "registry": "center", "token": "byString" },
                   { "op": "post", "registry": "center", "channel": "C" }
                 ]
-                """).finalState()
+                """
+            ).finalState()
             #expect(state["string"] == nil)
         }
 
         @Test func senderValueIsRejectedOutsideANotificationCenterOrBesideASender() {
             for (steps, message) in [
-                (#"[ { "op": "create", "object": "a" }, { "op": "post", "registry": "subject", "senderValue": 1 } ]"#,
-                 "\"senderValue\" belongs to notification-center registries"),
-                (#"[ { "op": "create", "object": "a" }, { "op": "post", "registry": "center", "channel": "C", "sender": "a", "senderValue": 1 } ]"#,
-                 "give \"sender\" (an object) or \"senderValue\" (a value), not both"),
-                (#"[ { "op": "post", "registry": "center", "channel": "C", "senderValue": null } ]"#,
-                 "\"senderValue\" must be a value"),
+                (
+                    #"[ { "op": "create", "object": "a" }, { "op": "post", "registry": "subject", "senderValue": 1 } ]"#,
+                    "\"senderValue\" belongs to notification-center registries"
+                ),
+                (
+                    #"[ { "op": "create", "object": "a" }, { "op": "post", "registry": "center", "channel": "C", "sender": "a", "senderValue": 1 } ]"#,
+                    "give \"sender\" (an object) or \"senderValue\" (a value), not both"
+                ),
+                (
+                    #"[ { "op": "post", "registry": "center", "channel": "C", "senderValue": null } ]"#,
+                    "\"senderValue\" must be a value"
+                ),
             ] {
                 #expect(throws: InputError.self) { try InlineScenario(steps).parse() }
                 do {

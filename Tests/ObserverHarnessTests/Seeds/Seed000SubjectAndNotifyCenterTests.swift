@@ -7,6 +7,7 @@
 
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct SeedsSubjectAndNotifyCenterTests {
@@ -75,10 +76,10 @@ import Testing
             weakOne = one
             subject.addObserver(one)
             subject.addObserver(two)
-            harness.noteReleased(one)                           // the locals go at the end of viewDidLoad
+            harness.noteReleased(one)  // the locals go at the end of viewDidLoad
             harness.noteReleased(two)
         }
-        subject.notify()                                        // -testButton: [_subject notify]
+        subject.notify()  // -testButton: [_subject notify]
         #expect(weakOne != nil)
         #expect(console.lines == ["one", "two"])
 
@@ -138,12 +139,12 @@ import Testing
             let four = Oberver(name: "four", console: console)
             harness.track(third, label: "third")
             harness.track(four, label: "four")
-            center.addObserver(third, name: "change")           // [[NotifyCenter shared] addObserver:third ...]
+            center.addObserver(third, name: "change")  // [[NotifyCenter shared] addObserver:third ...]
             center.addObserver(four, name: "change")
             harness.noteReleased(third)
             harness.noteReleased(four)
         }
-        subscribe.change()                                      // -testButton: [_subscribe change]
+        subscribe.change()  // -testButton: [_subscribe change]
         #expect(console.lines == ["third", "four"])
 
         let report = harness.analyze()
@@ -186,7 +187,7 @@ import Testing
             harness.noteReleased(vc)
         }
         #expect(weakThird == nil)
-        subscribe.change()                                      // reaches nobody stale
+        subscribe.change()  // reaches nobody stale
         #expect(console.lines == ["third", "four"])
         let report = harness.analyze()
         #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
@@ -202,7 +203,7 @@ import Testing
         let third = Oberver(name: "third", console: console)
         harness.track(third, label: "third")
         center.addObserver(third, name: "change")
-        center.addObserver(third, name: "change")               // e.g. registration moved to viewWillAppear
+        center.addObserver(third, name: "change")  // e.g. registration moved to viewWillAppear
         Subscribe(center: center).change()
 
         let report = harness.analyze()

@@ -7,6 +7,7 @@
 
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct SeedsUserInfoManagerTests {
@@ -61,16 +62,16 @@ import Testing
         init(manager: UserInfoManager) { self.manager = manager }
 
         func viewDidLoad() {
-            manager.addObserver(self)                       // 1. add the observer
+            manager.addObserver(self)  // 1. add the observer
         }
 
         func userInfoDidChanged(_ manager: UserInfoManager) {
-            repayLabel = manager.repayNumber                // 3. read the latest data
+            repayLabel = manager.repayNumber  // 3. read the latest data
             recieveLabel = manager.recieveNumber
         }
 
         deinit {
-            manager.removeObserver(self)                    // 4. (never runs while the list holds self strongly)
+            manager.removeObserver(self)  // 4. (never runs while the list holds self strongly)
         }
     }
 
@@ -87,7 +88,7 @@ import Testing
             vc.viewDidLoad()
             manager.synchronServerData(repay: 2, recieve: 1)
             #expect(vc.repayLabel == 2)
-            harness.noteReleased(vc)                        // the navigation controller pops it
+            harness.noteReleased(vc)  // the navigation controller pops it
         }
         // Its -dealloc (the only removal) never ran: it is alive and still updated.
         #expect(weakVC != nil)
@@ -134,7 +135,9 @@ import Testing
     /// (`concurrently`, Golden/seeds/user-info-manager/async-add-races-notify.scenario.json). Live code
     /// would have to race a real queue, and no trace rule judges a missed first update, so the live
     /// API cannot express this misuse.
-    @Test(.disabled("ordering exploration of concurrent steps is scenario-only; see async-add-races-notify.scenario.json"))
+    @Test(
+        .disabled("ordering exploration of concurrent steps is scenario-only; see async-add-races-notify.scenario.json")
+    )
     func asyncAddRacesNotify() {}
 
     // MARK: The golden scenarios of this article

@@ -7,6 +7,7 @@
 
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct SeedsDelegatesVsObserversTests {
@@ -95,8 +96,10 @@ import Testing
     @Test func productCellDelegateAddsTheProductOnce() {
         let harness = Harness(name: "add-to-cart-broadcast-fixed")
         let cart = Cart()
-        let bestSellers = DelegatingProductListViewController(list: ProductListViewController(harness: harness, cart: cart))
-        let recommended = DelegatingProductListViewController(list: ProductListViewController(harness: harness, cart: cart))
+        let bestSellers = DelegatingProductListViewController(
+            list: ProductListViewController(harness: harness, cart: cart))
+        let recommended = DelegatingProductListViewController(
+            list: ProductListViewController(harness: harness, cart: cart))
         harness.track(bestSellers, label: "bestSellers")
         harness.track(recommended, label: "recommended")
 
@@ -126,7 +129,10 @@ import Testing
     // calls (`DelegateSlot.call`) but offers no way to record a plain method invocation (the scenario
     // `invoke`), so the forwarding cannot be expressed live. Only the fixed version is tested here;
     // the misuse is keyboard-delegate-fan-out.scenario.json.
-    @Test(.disabled("the live API cannot record a hand-forwarded method invocation; see keyboard-delegate-fan-out.scenario.json"))
+    @Test(
+        .disabled(
+            "the live API cannot record a hand-forwarded method invocation; see keyboard-delegate-fan-out.scenario.json"
+        ))
     func appDelegateForwardsTheKeyboardByHand() {}
 
     static let keyboardWillShow = Notification.Name("UIKeyboardWillShowNotification")
@@ -207,8 +213,8 @@ import Testing
     // MARK: notification-name-typo
 
     @Test(arguments: [
-        ("ProductDidUpdateNotfication", true),      // posted with a misspelt string
-        ("ProductDidUpdateNotification", false),    // `let ProductDidUpdateNotification:String`, shared
+        ("ProductDidUpdateNotfication", true),  // posted with a misspelt string
+        ("ProductDidUpdateNotification", false),  // `let ProductDidUpdateNotification:String`, shared
     ])
     func productDidUpdateNameMustBeOneSharedConstant(postedName: String, misspelt: Bool) {
         let harness = Harness(name: "notification-name-typo")
@@ -285,7 +291,9 @@ import Testing
         harness.track(loader, label: "imageLoader")
         let products = [Product(name: "p1", photoURL: "p1.jpg"), Product(name: "p2", photoURL: "p2.jpg")]
         // `weak var dataSource:ProductDataSource?`
-        let dataSources = products.map { harness.delegateSlot(of: $0, as: (any ProductDataSource).self, name: "dataSource") }
+        let dataSources = products.map {
+            harness.delegateSlot(of: $0, as: (any ProductDataSource).self, name: "dataSource")
+        }
         for slot in dataSources { slot.set(loader) }
         for (product, slot) in zip(products, dataSources) {
             slot.call { $0.product(product, requestedPhotoWithURL: product.photoURL) }

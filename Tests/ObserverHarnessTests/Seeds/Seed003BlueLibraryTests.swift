@@ -7,6 +7,7 @@
 
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct SeedsBlueLibraryTests {
@@ -47,8 +48,9 @@ import Testing
     /// `@{@"imageView":coverImage, @"coverUrl":albumCover}`.
     final class PostingAlbumView {
         init(center: InstrumentedNotificationCenter, albumCover: String) {
-            center.post(name: SeedsBlueLibraryTests.downloadImage, object: self,
-                        userInfo: ["imageView": "coverImage", "coverUrl": albumCover])
+            center.post(
+                name: SeedsBlueLibraryTests.downloadImage, object: self,
+                userInfo: ["imageView": "coverImage", "coverUrl": albumCover])
         }
     }
 
@@ -165,11 +167,11 @@ import Testing
     @Test(arguments: [false, true])
     func downloadFinishingAfterTheAlbumViewIsGone(removeInDealloc: Bool) {
         let harness = Harness(name: "kvo-observer-not-removed")
-        let coverImage = ImageView.make(harness)     // kept alive by the download block's capture
+        let coverImage = ImageView.make(harness)  // kept alive by the download block's capture
         do {
             let albumView = AlbumView(coverImage: coverImage, removeInDealloc: removeInDealloc)
             harness.track(albumView, label: "albumView")
-            harness.noteReleased(albumView)          // HorizontalScroller -reload: [obj removeFromSuperview]
+            harness.noteReleased(albumView)  // HorizontalScroller -reload: [obj removeFromSuperview]
         }
         // dispatch_sync(dispatch_get_main_queue(), ^{ imageView.image = image; ... });
         coverImage.image.set("cover1.png")
@@ -224,7 +226,7 @@ import Testing
     }
 
     final class ViewController: HorizontalScrollerDelegate {
-        var scroller: HorizontalScroller!       // the `HorizontalScroller *scroller;` ivar
+        var scroller: HorizontalScroller!  // the `HorizontalScroller *scroller;` ivar
         var currentAlbumIndex = 0
         func horizontalScroller(_ scroller: HorizontalScroller, clickedViewAtIndex index: Int) {
             currentAlbumIndex = index
@@ -241,23 +243,24 @@ import Testing
             harness.track(vc, label: "viewController")
             let scroller = HorizontalScroller()
             harness.track(scroller, label: "scroller")
-            scroller.delegate = harness.delegateSlot(of: scroller, as: (any HorizontalScrollerDelegate).self,
-                                                     hold: hold, name: "scrollerDelegate")
+            scroller.delegate = harness.delegateSlot(
+                of: scroller, as: (any HorizontalScrollerDelegate).self,
+                hold: hold, name: "scrollerDelegate")
             vc.scroller = scroller
-            scroller.delegate.set(vc)               // scroller.delegate = self;
+            scroller.delegate.set(vc)  // scroller.delegate = self;
             scroller.tap(index: 2)
             #expect(vc.currentAlbumIndex == 2)
             weakVC = vc
             weakScroller = scroller
-            harness.noteReleased(vc)                // the screen is dismissed
+            harness.noteReleased(vc)  // the screen is dismissed
         }
 
         let report = harness.analyze()
         if hold == .strong {
-            #expect(weakVC != nil && weakScroller != nil)   // the cycle: vc → scroller → delegate → vc
+            #expect(weakVC != nil && weakScroller != nil)  // the cycle: vc → scroller → delegate → vc
             #expect(report.errorsAndWarnings.map(\.rule) == ["registration-keeps-observer-alive"])
             #expect(report.findings.first?.objects == ["viewController"])
-            weakVC?.scroller = nil                  // break the cycle so the test does not leak
+            weakVC?.scroller = nil  // break the cycle so the test does not leak
         } else {
             #expect(weakVC == nil && weakScroller == nil)
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")

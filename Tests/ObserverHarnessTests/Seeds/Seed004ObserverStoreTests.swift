@@ -14,6 +14,7 @@
 
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct SeedsObserverStoreTests {
@@ -46,8 +47,9 @@ import Testing
 
         init(harness: Harness, userStore: UserStore, hold: Hold, dedupe: Bool) {
             self.userStore = userStore
-            listenedObjArray = harness.observerList("observerStore", of: AnyObject.self,
-                                                    hold: hold, dedupe: dedupe)
+            listenedObjArray = harness.observerList(
+                "observerStore", of: AnyObject.self,
+                hold: hold, dedupe: dedupe)
             harness.track(self, label: "observerStore")
             listenToken()
         }
@@ -110,7 +112,7 @@ import Testing
             vc.viewWillAppear()
             userStore.token.set("token-1")
             #expect(vc.submitRequests == 1)
-            harness.noteReleased(vc)                    // popped
+            harness.noteReleased(vc)  // popped
         }
         userStore.token.set("token-2")
 
@@ -121,7 +123,7 @@ import Testing
             #expect(weakVC?.submitRequests == 2)
             #expect(report.errorsAndWarnings.map(\.rule) == ["registration-keeps-observer-alive"])
             #expect(report.findings.first { $0.rule == "registration-keeps-observer-alive" }?.objects == ["orderVC"])
-            if let vc = weakVC { store.removeObserver(vc) }   // let it go after the assertions
+            if let vc = weakVC { store.removeObserver(vc) }  // let it go after the assertions
         } else {
             #expect(weakVC == nil)
             do {  // fixed: a removal in deinit resolves the observer by address
@@ -140,7 +142,7 @@ import Testing
         let store = ObserverStore(harness: harness, userStore: userStore, hold: .weak, dedupe: onceOnlyCheck)
         let vc = OrderViewController(store: store, harness: harness, name: "orderVC")
         vc.viewWillAppear()
-        vc.viewWillAppear()                             // the page appears again
+        vc.viewWillAppear()  // the page appears again
         userStore.token.set("token-1")
 
         let report = harness.analyze()
@@ -148,7 +150,7 @@ import Testing
             #expect(vc.submitRequests == 1)
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         } else {
-            #expect(vc.submitRequests == 2)             // the order is submitted twice
+            #expect(vc.submitRequests == 2)  // the order is submitted twice
             #expect(report.errorsAndWarnings.map(\.rule) == ["duplicate-registration"])
             #expect(report.findings.first?.objects == ["orderVC"])
         }
@@ -168,7 +170,7 @@ import Testing
         weak var weakLogin: OrderViewController?
         do {
             let login = OrderViewController(store: store, harness: harness, name: "loginVC")
-            login.onTokenChange = { [unowned login] in navigationStack.removeAll { $0 === login } }   // pop
+            login.onTokenChange = { [unowned login] in navigationStack.removeAll { $0 === login } }  // pop
             weakLogin = login
             navigationStack.append(login)
             login.viewWillAppear()
@@ -199,7 +201,7 @@ import Testing
         let order = OrderViewController(store: store, harness: harness, name: "orderVC")
         order.viewWillAppear()
         userStore.token.set("token-1")
-        navigationStack.removeAll()                     // dispatch_async(main, ^{ pop })
+        navigationStack.removeAll()  // dispatch_async(main, ^{ pop })
 
         #expect(weakLogin == nil)
         let report = harness.analyze()

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObserverHarness
 
 /// The seed scenarios under `Golden/seeds/<seed>/`, which every seed test file

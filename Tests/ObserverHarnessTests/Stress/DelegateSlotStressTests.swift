@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// 8 threads × 100 000 operations on one weak ``DelegateSlot``: they replace
@@ -76,8 +77,11 @@ import Testing
         #expect(counts[.delegateCall, default: 0] == total(\.calls))
         #expect(counts[.deliver, default: 0] == runs["runs"] + total(\.innerRuns))
         #expect(counts[.deliver, default: 0] + counts[.deliverSkipped, default: 0] <= total(\.calls))
-        #expect(Set(counts.keys).isSubset(of: [.track, .delegateSet, .delegateCall, .deliver, .deliverSkipped,
-                                               .dealloc]))
+        #expect(
+            Set(counts.keys).isSubset(of: [
+                .track, .delegateSet, .delegateCall, .deliver, .deliverSkipped,
+                .dealloc,
+            ]))
         Stress.expectEachDeallocationOnce(recording)
         Stress.expectDeliveriesFollowTheirPosts(recording)
         // Until here, everything the threads made stays alive.

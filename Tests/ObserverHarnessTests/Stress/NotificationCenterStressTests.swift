@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// 8 threads × 100 000 operations on one ``InstrumentedNotificationCenter``.
@@ -101,9 +102,10 @@ import Testing
                     graveyard.bury(tally.live.remove(at: Int(generator.next() % UInt64(tally.live.count))))
                     tally.buried += 1
                 case 3 where tally.tokens.isEmpty:
-                    tally.tokens.append(center.addObserver(forName: name, object: nil, queue: nil) { _ in
-                        tally.runs += 1
-                    })
+                    tally.tokens.append(
+                        center.addObserver(forName: name, object: nil, queue: nil) { _ in
+                            tally.runs += 1
+                        })
                     tally.tracked += 1
                     tally.adds += 1
                 case 3:
@@ -138,6 +140,8 @@ import Testing
         Stress.expectDeliveriesFollowTheirPosts(recording)
         // Until here, everything the threads made stays alive; then the
         // handlers' references to their tallies must not keep it alive longer.
-        tallies.forEach { $0.keep.removeAll(); $0.live.removeAll(); $0.tokens.removeAll() }
+        tallies.forEach {
+            $0.keep.removeAll(); $0.live.removeAll(); $0.tokens.removeAll()
+        }
     }
 }

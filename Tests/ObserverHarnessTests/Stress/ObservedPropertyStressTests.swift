@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// 8 threads × 100 000 operations on one ``ObservedProperty`` that all of
@@ -111,13 +112,18 @@ import Testing
         #expect(counts[.remove, default: 0] == total(\.removes) + total(\.buried))
         #expect(counts[.propertySet, default: 0] == total(\.sets))
         #expect(counts[.deliver, default: 0] == runs["runs"] + total(\.innerRuns))
-        #expect(Set(counts.keys).isSubset(of: [.track, .add, .remove, .propertySet, .deliver, .deliverSkipped,
-                                               .deliverToDead, .dealloc]))
+        #expect(
+            Set(counts.keys).isSubset(of: [
+                .track, .add, .remove, .propertySet, .deliver, .deliverSkipped,
+                .deliverToDead, .dealloc,
+            ]))
         Stress.expectEachDeallocationOnce(recording)
         Stress.expectDeliveriesFollowTheirPosts(recording)
         // Until here, everything the threads made stays alive; then the
         // handlers' references to their tallies must not keep it alive longer.
-        tallies.forEach { $0.keep.removeAll(); $0.live.removeAll() }
+        tallies.forEach {
+            $0.keep.removeAll(); $0.live.removeAll()
+        }
         withExtendedLifetime(owner) {}
     }
 }

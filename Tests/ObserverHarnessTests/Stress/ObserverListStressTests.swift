@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// 8 threads × 100 000 operations on one weak ``ObserverList``. Each thread
@@ -120,6 +121,8 @@ import Testing
         Stress.expectDeliveriesFollowTheirPosts(recording)
         // Until here, everything the threads made stays alive; then the
         // handlers' references to their tallies must not keep it alive longer.
-        tallies.forEach { $0.keep.removeAll(); $0.live.removeAll() }
+        tallies.forEach {
+            $0.keep.removeAll(); $0.live.removeAll()
+        }
     }
 }

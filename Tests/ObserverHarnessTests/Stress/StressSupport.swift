@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// The stress tests: 8 threads × 100 000 operations on one registry,
@@ -11,15 +12,18 @@ enum Stress {
     static let threadCount = 8
     /// `OBSERVER_HARNESS_STRESS_OPERATIONS` lowers it for sanitizer runs,
     /// which are 5–15 times slower: still eight threads in contention.
-    static let operationsPerThread = ProcessInfo.processInfo.environment["OBSERVER_HARNESS_STRESS_OPERATIONS"]
+    static let operationsPerThread =
+        ProcessInfo.processInfo.environment["OBSERVER_HARNESS_STRESS_OPERATIONS"]
         .flatMap(Int.init).map { max(1_000, $0) } ?? 100_000
     /// Far beyond what a run needs (a few seconds): reaching it means a deadlock.
     static let deadline: DispatchTimeInterval = .seconds(300)
 
     /// Runs `body(index)` on `threadCount` threads started together, and
     /// fails the test, rather than hanging it, if they do not all finish.
-    static func onThreads(_ body: @escaping @Sendable (Int) -> Void,
-                          sourceLocation: SourceLocation = #_sourceLocation) {
+    static func onThreads(
+        _ body: @escaping @Sendable (Int) -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let group = DispatchGroup()
         let gate = DispatchSemaphore(value: 0)
         for index in 0..<threadCount {
@@ -113,7 +117,9 @@ enum Stress {
                 if !tracked.insert(event.object).inserted { problems.append("object \(event.object) tracked twice") }
             case .dealloc:
                 if !tracked.contains(event.object) { problems.append("object \(event.object) deallocated untracked") }
-                if !deallocated.insert(event.object).inserted { problems.append("object \(event.object) deallocated twice") }
+                if !deallocated.insert(event.object).inserted {
+                    problems.append("object \(event.object) deallocated twice")
+                }
             default:
                 break
             }
@@ -123,8 +129,10 @@ enum Stress {
 
     /// Every delivery names its post (or call) as its cause, and the post is
     /// on the same thread and earlier: concurrent posts never mix.
-    static func expectDeliveriesFollowTheirPosts(_ recording: Recording,
-                                                 sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectDeliveriesFollowTheirPosts(
+        _ recording: Recording,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let events = recording.events
         var problems = 0
         for sequence in 0..<events.count where events[sequence].kind.isDelivery {
@@ -132,7 +140,8 @@ enum Stress {
             guard delivery.cause != Event.none, Int(delivery.cause) < sequence else { problems += 1; continue }
             let post = events[Int(delivery.cause)]
             if post.thread != delivery.thread || post.registry != delivery.registry
-                || ![.post, .propertySet, .delegateCall].contains(post.kind) {
+                || ![.post, .propertySet, .delegateCall].contains(post.kind)
+            {
                 problems += 1
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 /// A hostile trace ends in a ``InputError`` at its line and
@@ -118,15 +119,17 @@ import Testing
     }
 
     @Test func aVersionWrittenAsOnePointZeroIsVersionOne() throws {
-        let trace = try Recording.readTrace(TraceFixtures.data(
-            [#"{"format":"observer-harness-trace","version":1.0,"name":"t"}"#, #"{"seq":0,"kind":"post"}"#]))
+        let trace = try Recording.readTrace(
+            TraceFixtures.data(
+                [#"{"format":"observer-harness-trace","version":1.0,"name":"t"}"#, #"{"seq":0,"kind":"post"}"#]))
         #expect(trace.recording.eventCount == 1)
     }
 
     // MARK: Byte order marks
 
     @Test func aByteOrderMarkAtTheStartOfTheTraceIsSkipped() throws {
-        let trace = try Recording.readTrace(Data([0xEF, 0xBB, 0xBF]) + TraceFixtures.data([header, #"{"seq":0,"kind":"post"}"#]))
+        let trace = try Recording.readTrace(
+            Data([0xEF, 0xBB, 0xBF]) + TraceFixtures.data([header, #"{"seq":0,"kind":"post"}"#]))
         #expect(trace.recording.eventCount == 1)
     }
 
@@ -135,7 +138,9 @@ import Testing
         var lines = [header, #"{"string":1,"text":"a"}"#, #"{"seq":0,"kind":"post"}"#]
         lines[index] = "\u{FEFF}" + lines[index]
         let failure = error(lines)
-        #expect(failure?.description == "t.jsonl:\(index + 1):1: error: a byte order mark is allowed only at the start of the trace")
+        #expect(
+            failure?.description
+                == "t.jsonl:\(index + 1):1: error: a byte order mark is allowed only at the start of the trace")
     }
 
     @Test(arguments: ["2", "0", "1e400", "-0", "18446744073709551616", #""1""#])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct TraceReaderTests {
@@ -29,9 +30,10 @@ import Testing
         let trace = try Recording.readTrace(TraceFixtures.data(Array(lines.dropLast(3))), path: "cut.jsonl")
         let declared = lines.filter { $0.hasPrefix(#"{"seq""#) }.count
         #expect(trace.recording.eventCount == declared - 3)
-        #expect(trace.warnings.map(\.message) == [
-            "the header declares \(declared) events but the trace has \(declared - 3); it may have been cut short",
-        ])
+        #expect(
+            trace.warnings.map(\.message) == [
+                "the header declares \(declared) events but the trace has \(declared - 3); it may have been cut short"
+            ])
     }
 
     @Test func lastLineWithoutNewlineIsReadWhenComplete() throws {
@@ -86,18 +88,25 @@ import Testing
     }
 
     @Test func unknownFieldIsAnErrorAtTheKey() throws {
-        let event = try #require(TraceFixtures.readError(TraceFixtures.data([header, #"{"seq":0,"kind":"post","colour":1}"#])))
+        let event = try #require(
+            TraceFixtures.readError(TraceFixtures.data([header, #"{"seq":0,"kind":"post","colour":1}"#])))
         #expect(event.description == #"t.jsonl:2:24: error: unknown field "colour" in an event line"#)
-        let table = try #require(TraceFixtures.readError(TraceFixtures.data([header, #"{"string":1,"text":"a","x":2}"#])))
+        let table = try #require(
+            TraceFixtures.readError(TraceFixtures.data([header, #"{"string":1,"text":"a","x":2}"#])))
         #expect(table.description == #"t.jsonl:2:24: error: unknown field "x" in a string line"#)
-        let headerField = try #require(TraceFixtures.readError(TraceFixtures.data(
-            [#"{"format":"observer-harness-trace","version":1,"extra":true}"#])))
+        let headerField = try #require(
+            TraceFixtures.readError(
+                TraceFixtures.data(
+                    [#"{"format":"observer-harness-trace","version":1,"extra":true}"#])))
         #expect(headerField.message == #"unknown field "extra" in the header"#)
     }
 
     @Test func idOutOfRangeIsAnErrorAtTheIdNotACrash() throws {
         let cases: [(String, String)] = [
-            (#"{"seq":0,"kind":"add","object":99}"#, "object 99 is not defined (object lines before this one define ids 1…1)"),
+            (
+                #"{"seq":0,"kind":"add","object":99}"#,
+                "object 99 is not defined (object lines before this one define ids 1…1)"
+            ),
             (#"{"seq":0,"kind":"post","subject":4294967296}"#, "object 4294967296 is not defined"),
             (#"{"seq":0,"kind":"post","channel":2}"#, "string 2 is not defined"),
             (#"{"seq":0,"kind":"post","site":1}"#, "site 1 is not defined (no site line comes before this one)"),
@@ -121,7 +130,8 @@ import Testing
     @Test func sequenceNumbersMustCountUpFromZero() throws {
         let skipped = TraceFixtures.data([header, #"{"seq":0,"kind":"post"}"#, #"{"seq":2,"kind":"post"}"#])
         let error = try #require(TraceFixtures.readError(skipped))
-        #expect(error.description == "t.jsonl:3:8: error: event 2 is out of order: the next event is 1 "
+        #expect(
+            error.description == "t.jsonl:3:8: error: event 2 is out of order: the next event is 1 "
                 + "(events are numbered 0, 1, 2, … in order)")
         let repeated = TraceFixtures.data([header, #"{"seq":0,"kind":"post"}"#, #"{"seq":0,"kind":"post"}"#])
         #expect(TraceFixtures.readError(repeated)?.line == 3)
@@ -139,9 +149,11 @@ import Testing
 
     @Test func tableIdsMustBeDenseAndStartAtOne() throws {
         let gap = try #require(TraceFixtures.readError(TraceFixtures.data([header, #"{"string":2,"text":"a"}"#])))
-        #expect(gap.description == "t.jsonl:2:11: error: string 2 is out of order: the next string id is 1 "
+        #expect(
+            gap.description == "t.jsonl:2:11: error: string 2 is out of order: the next string id is 1 "
                 + "(table ids must be 1, 2, 3, … in order)")
-        let zero = try #require(TraceFixtures.readError(TraceFixtures.data([header, #"{"site":0,"file":"a","line":1}"#])))
+        let zero = try #require(
+            TraceFixtures.readError(TraceFixtures.data([header, #"{"site":0,"file":"a","line":1}"#])))
         #expect(zero.message.hasSuffix("(id 0 is reserved and never written)"))
     }
 
@@ -150,11 +162,20 @@ import Testing
             (#"{"string":1}"#, #"a string line needs "text""#),
             (#"{"string":1,"text":3}"#, #""text" must be a string"#),
             (#"{"object":1,"label":"x"}"#, #"an object line needs "type""#),
-            (#"{"registry":1,"name":"c","kind":"bus"}"#, #""kind" must be "notification-center", "subject", "property", "delegate" or "observable", not "bus""#),
-            (#"{"registry":1,"name":"c","kind":"subject","order":"random"}"#, #""order" must be "registration" or "unspecified""#),
+            (
+                #"{"registry":1,"name":"c","kind":"bus"}"#,
+                #""kind" must be "notification-center", "subject", "property", "delegate" or "observable", not "bus""#
+            ),
+            (
+                #"{"registry":1,"name":"c","kind":"subject","order":"random"}"#,
+                #""order" must be "registration" or "unspecified""#
+            ),
             (#"{"registry":1,"name":"c","kind":"subject","dedupe":1}"#, #""dedupe" must be true or false"#),
             (#"{"site":1,"file":"a","line":-1}"#, #""line" must be a whole number, 0 or more"#),
-            (#"{"string":1,"object":1,"text":"a"}"#, #"a table line defines one entry, but this line has "string" and "object""#),
+            (
+                #"{"string":1,"object":1,"text":"a"}"#,
+                #"a table line defines one entry, but this line has "string" and "object""#
+            ),
             (#"{"text":"a"}"#, "expected an event line"),
             ("[]", "expected a JSON object"),
         ]
@@ -166,8 +187,10 @@ import Testing
     }
 
     @Test func moreEventsThanTheHeaderDeclaresIsAnError() throws {
-        let data = TraceFixtures.data([#"{"format":"observer-harness-trace","version":1,"events":1}"#,
-                                       #"{"seq":0,"kind":"post"}"#, #"{"seq":1,"kind":"post"}"#])
+        let data = TraceFixtures.data([
+            #"{"format":"observer-harness-trace","version":1,"events":1}"#,
+            #"{"seq":0,"kind":"post"}"#, #"{"seq":1,"kind":"post"}"#,
+        ])
         let error = try #require(TraceFixtures.readError(data))
         #expect(error.line == 3)
         #expect(error.message == "more events than the 1 the header declares")

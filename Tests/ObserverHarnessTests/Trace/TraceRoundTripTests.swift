@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct TraceRoundTripTests {
@@ -48,10 +49,11 @@ import Testing
     }
 
     @Test func aLineLongerThanAReadBlockIsRead() throws {
-        let recording = Recording(events: EventLog([]), strings: ["", String(repeating: "x", count: 5 << 20)],
-                                  objects: [ObjectInfo(typeName: "", label: nil)],
-                                  registries: [RegistryInfo(name: "", kind: .subject)],
-                                  sites: [CallSite(file: "", line: 0)], siteLocations: [nil])
+        let recording = Recording(
+            events: EventLog([]), strings: ["", String(repeating: "x", count: 5 << 20)],
+            objects: [ObjectInfo(typeName: "", label: nil)],
+            registries: [RegistryInfo(name: "", kind: .subject)],
+            sites: [CallSite(file: "", line: 0)], siteLocations: [nil])
         #expect(5 << 20 > TraceReader.blockBytes)
         let trace = try Recording.readTrace(recording.traceData())
         #expect(trace.recording.strings == recording.strings)
@@ -99,19 +101,19 @@ import Testing
     @Test func scenarioReplayRecordingRoundTrips() throws {
         // Replays record steps, invocations, effects and retains, which live code does not.
         let text = #"""
-        {"format": "observer-harness-scenario", "version": 1, "scenario": "round-trip",
-         "registries": {"center": {"kind": "notification-center"}},
-         "steps": [
-           {"op": "create", "object": "a", "type": "Screen",
-            "methods": {"tap": [{"post": {"registry": "center", "channel": "Go"}}]}},
-           {"op": "create", "object": "b", "type": "Screen"},
-           {"op": "retain", "holder": "a", "target": "b"},
-           {"op": "observe", "registry": "center", "observer": "b", "channel": "Go",
-            "handler": [{"increment": "n"}, {"append": "log", "value": "x"}, {"read": "n"}], "site": "B.swift:3"},
-           {"op": "invoke", "object": "a", "method": "tap", "site": "A.swift:9"},
-           {"op": "release", "object": "a"}
-         ]}
-        """#
+            {"format": "observer-harness-scenario", "version": 1, "scenario": "round-trip",
+             "registries": {"center": {"kind": "notification-center"}},
+             "steps": [
+               {"op": "create", "object": "a", "type": "Screen",
+                "methods": {"tap": [{"post": {"registry": "center", "channel": "Go"}}]}},
+               {"op": "create", "object": "b", "type": "Screen"},
+               {"op": "retain", "holder": "a", "target": "b"},
+               {"op": "observe", "registry": "center", "observer": "b", "channel": "Go",
+                "handler": [{"increment": "n"}, {"append": "log", "value": "x"}, {"read": "n"}], "site": "B.swift:3"},
+               {"op": "invoke", "object": "a", "method": "tap", "site": "A.swift:9"},
+               {"op": "release", "object": "a"}
+             ]}
+            """#
         let scenario = try Scenario.parse(Array(text.utf8), path: "round-trip.scenario.json")
         let recording = try Replay(scenario, schedule: Schedule()).run().recording
         let trace = try Recording.readTrace(recording.traceData(name: "round-trip"))
@@ -146,7 +148,9 @@ import Testing
     @Test func emptyRecordingRoundTrips() throws {
         let recording = Harness().recording()
         let data = recording.traceData(name: "empty")
-        #expect(TraceFixtures.lines(data) == [#"{"format":"observer-harness-trace","version":1,"name":"empty","events":0}"#])
+        #expect(
+            TraceFixtures.lines(data) == [#"{"format":"observer-harness-trace","version":1,"name":"empty","events":0}"#]
+        )
         let trace = try Recording.readTrace(data)
         #expect(trace.recording.eventCount == 0)
         #expect(trace.warnings.isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObserverHarness
 
 @Suite struct TraceWriterTests {
@@ -7,35 +8,40 @@ import Testing
         Recording(
             events: EventLog([
                 Event(kind: .track, site: 1, channel: 1, object: 1, time: 81_234_567, thread: 1),
-                Event(kind: .add, flags: .weak, site: 1, registry: 1, channel: 2, object: 1, registration: 1,
-                      time: 81_234_890, thread: 1),
+                Event(
+                    kind: .add, flags: .weak, site: 1, registry: 1, channel: 2, object: 1, registration: 1,
+                    time: 81_234_890, thread: 1),
                 Event(kind: .post, site: 1, registry: 1, channel: 2, time: 81_235_012, thread: 1),
-                Event(kind: .deliver, registry: 1, channel: 2, object: 1, registration: 1, cause: 2,
-                      time: 81_235_101, thread: 1),
+                Event(
+                    kind: .deliver, registry: 1, channel: 2, object: 1, registration: 1, cause: 2,
+                    time: 81_235_101, thread: 1),
                 Event(kind: .step, cause: 0),
             ]),
             strings: ["", "CartBadge", "cartDidChange"],
             objects: [ObjectInfo(typeName: "", label: nil), ObjectInfo(typeName: "CartBadge", label: "badge")],
-            registries: [RegistryInfo(name: "", kind: .subject), RegistryInfo(name: "center", kind: .notificationCenter)],
+            registries: [
+                RegistryInfo(name: "", kind: .subject), RegistryInfo(name: "center", kind: .notificationCenter),
+            ],
             sites: [CallSite(file: "", line: 0), CallSite(file: "AppTests/CartTests.swift", line: 12, column: 9)],
             siteLocations: [nil, nil])
     }
 
     @Test func writesHeaderThenTablesThenEventsOmittingZeroFields() {
         let lines = TraceFixtures.lines(smallRecording().traceData(name: "checkout"))
-        #expect(lines == [
-            #"{"format":"observer-harness-trace","version":1,"name":"checkout","events":5}"#,
-            #"{"string":1,"text":"CartBadge"}"#,
-            #"{"string":2,"text":"cartDidChange"}"#,
-            #"{"object":1,"type":"CartBadge","label":"badge"}"#,
-            #"{"registry":1,"name":"center","kind":"notification-center","dedupe":false,"order":"unspecified"}"#,
-            #"{"site":1,"file":"AppTests/CartTests.swift","line":12,"column":9}"#,
-            #"{"seq":0,"kind":"track","t":81234567,"thread":1,"site":1,"channel":1,"object":1}"#,
-            #"{"seq":1,"kind":"add","t":81234890,"thread":1,"site":1,"registry":1,"channel":2,"object":1,"registration":1,"flags":1}"#,
-            #"{"seq":2,"kind":"post","t":81235012,"thread":1,"site":1,"registry":1,"channel":2}"#,
-            #"{"seq":3,"kind":"deliver","t":81235101,"thread":1,"registry":1,"channel":2,"object":1,"registration":1,"cause":2}"#,
-            #"{"seq":4,"kind":"step","cause":0}"#,
-        ])
+        #expect(
+            lines == [
+                #"{"format":"observer-harness-trace","version":1,"name":"checkout","events":5}"#,
+                #"{"string":1,"text":"CartBadge"}"#,
+                #"{"string":2,"text":"cartDidChange"}"#,
+                #"{"object":1,"type":"CartBadge","label":"badge"}"#,
+                #"{"registry":1,"name":"center","kind":"notification-center","dedupe":false,"order":"unspecified"}"#,
+                #"{"site":1,"file":"AppTests/CartTests.swift","line":12,"column":9}"#,
+                #"{"seq":0,"kind":"track","t":81234567,"thread":1,"site":1,"channel":1,"object":1}"#,
+                #"{"seq":1,"kind":"add","t":81234890,"thread":1,"site":1,"registry":1,"channel":2,"object":1,"registration":1,"flags":1}"#,
+                #"{"seq":2,"kind":"post","t":81235012,"thread":1,"site":1,"registry":1,"channel":2}"#,
+                #"{"seq":3,"kind":"deliver","t":81235101,"thread":1,"registry":1,"channel":2,"object":1,"registration":1,"cause":2}"#,
+                #"{"seq":4,"kind":"step","cause":0}"#,
+            ])
     }
 
     @Test func everyLineIsOneValidJSONObject() throws {
@@ -57,9 +63,10 @@ import Testing
         }
         values.append(UInt64(Int.max))
         let events = values.map { Event(kind: .post, time: $0) }
-        let recording = Recording(events: EventLog(events), strings: [""], objects: [ObjectInfo(typeName: "", label: nil)],
-                                  registries: [RegistryInfo(name: "", kind: .subject)],
-                                  sites: [CallSite(file: "", line: 0)], siteLocations: [nil])
+        let recording = Recording(
+            events: EventLog(events), strings: [""], objects: [ObjectInfo(typeName: "", label: nil)],
+            registries: [RegistryInfo(name: "", kind: .subject)],
+            sites: [CallSite(file: "", line: 0)], siteLocations: [nil])
         let lines = TraceFixtures.lines(recording.traceData()).dropFirst()
         for (line, value) in zip(lines, values) {
             let parsed = try JSONParser.parseValue(Array(line.utf8))

@@ -8,15 +8,23 @@ public final class PlaybackReporter {
     private var subscriptions: [Subscription] = []
 
     public init(center: any NotificationCenterProtocol = Observers.center) {
-        subscriptions.append(Subscription(center: center, token: center.addObserver(
-            forName: .playbackDidStart, object: nil, queue: nil) { [weak self] note in
-                let episode = note.userInfo?["episode"] as? String ?? ""
-                MainActor.assumeIsolated { self?.events.append("start \(episode)") }
-            }))
-        subscriptions.append(Subscription(center: center, token: center.addObserver(
-            forName: .episodeDidFinish, object: nil, queue: nil) { [weak self] _ in
-                MainActor.assumeIsolated { self?.events.append("finish") }
-            }))
+        subscriptions.append(
+            Subscription(
+                center: center,
+                token: center.addObserver(
+                    forName: .playbackDidStart, object: nil, queue: nil
+                ) { [weak self] note in
+                    let episode = note.userInfo?["episode"] as? String ?? ""
+                    MainActor.assumeIsolated { self?.events.append("start \(episode)") }
+                }))
+        subscriptions.append(
+            Subscription(
+                center: center,
+                token: center.addObserver(
+                    forName: .episodeDidFinish, object: nil, queue: nil
+                ) { [weak self] _ in
+                    MainActor.assumeIsolated { self?.events.append("finish") }
+                }))
     }
 }
 
@@ -28,10 +36,11 @@ public final class ListeningStats {
     private var finishes: Subscription?
 
     public init(center: any NotificationCenterProtocol = Observers.center) {
-        let token = center.addObserver( // bug: channel-name-typo
-            forName: Notification.Name("EpisodeDidFinsh"), object: nil, queue: nil) { [weak self] _ in
-                MainActor.assumeIsolated { self?.episodesFinished += 1 }
-            }
+        let token = center.addObserver(  // bug: channel-name-typo
+            forName: Notification.Name("EpisodeDidFinsh"), object: nil, queue: nil
+        ) { [weak self] _ in
+            MainActor.assumeIsolated { self?.episodesFinished += 1 }
+        }
         finishes = Subscription(center: center, token: token)
     }
 }

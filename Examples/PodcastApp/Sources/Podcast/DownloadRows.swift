@@ -9,7 +9,7 @@ public final class ProgressRing {
     public private(set) var fraction = 0.0
 
     public init(task: DownloadTask) {
-        task.progress.addObserver(self, hold: .weak) { ring, change in // bug: observed-object-deallocated
+        task.progress.addObserver(self, hold: .weak) { ring, change in  // bug: observed-object-deallocated
             MainActor.assumeIsolated { ring.fraction = change.newValue }
         }
     }
@@ -49,10 +49,11 @@ public final class EpisodeDownloadButton {
     /// Filters by the episode's id: a string is boxed anew for every call, and
     /// Foundation compares `object:` by identity, so this matches nothing.
     public init(episode: Episode, center: any NotificationCenterProtocol = Observers.center) {
-        let token = center.addObserver( // bug: value-object-filter
-            forName: .downloadDidFinish, object: episode.id, queue: nil) { [weak self] _ in
-                MainActor.assumeIsolated { self?.downloadDidFinish() }
-            }
+        let token = center.addObserver(  // bug: value-object-filter
+            forName: .downloadDidFinish, object: episode.id, queue: nil
+        ) { [weak self] _ in
+            MainActor.assumeIsolated { self?.downloadDidFinish() }
+        }
         finishes = Subscription(center: center, token: token)
     }
 

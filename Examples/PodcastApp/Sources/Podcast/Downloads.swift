@@ -32,15 +32,19 @@ public final class DownloadManager {
 
     // The manager's own add/remove pass their caller's line on, so a finding
     // points at the screen that registered, not at this file.
-    public func addObserver(_ observer: any DownloadObserver,
-                            fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                            line: UInt = #line, column: UInt = #column) {
+    public func addObserver(
+        _ observer: any DownloadObserver,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
         observers.add(observer, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    public func removeObserver(_ observer: any DownloadObserver,
-                               fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                               line: UInt = #line, column: UInt = #column) {
+    public func removeObserver(
+        _ observer: any DownloadObserver,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
         observers.remove(observer, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
@@ -80,7 +84,7 @@ public final class DownloadsScreen: DownloadObserver {
 
     /// Also called when the screen is dismissed before it ever loaded.
     public func close() {
-        manager.removeObserver(self) // bug: unbalanced-removal
+        manager.removeObserver(self)  // bug: unbalanced-removal
     }
 
     public func downloadDidFinish(_ episode: Episode) {
@@ -100,7 +104,7 @@ public final class DownloadBadge: DownloadObserver {
 
     /// Runs every time the tab bar appears, and registers again each time.
     public func viewWillAppear() {
-        manager.addObserver(self) // bug: duplicate-registration (observer)
+        manager.addObserver(self)  // bug: duplicate-registration (observer)
     }
 
     public func downloadDidFinish(_ episode: Episode) {
@@ -114,7 +118,7 @@ public final class StorageMeter: DownloadObserver {
     public private(set) var episodes = 0
 
     public init(manager: DownloadManager) {
-        manager.addObserver(self) // bug: dangling-registration
+        manager.addObserver(self)  // bug: dangling-registration
     }
 
     public func downloadDidFinish(_ episode: Episode) {
@@ -137,7 +141,7 @@ public final class AutoDownloadNext: DownloadObserver {
     }
 
     public func downloadDidFinish(_ episode: Episode) {
-        manager.removeObserver(self) // bug: mutation-during-notify
+        manager.removeObserver(self)  // bug: mutation-during-notify
         queued.append(next.id)
         manager.start(next)
     }
@@ -152,8 +156,11 @@ public final class DownloadToast {
     private var finishes: Subscription?
 
     public init(center: any NotificationCenterProtocol = Observers.center) {
-        finishes = Subscription(center: center, token: center.addObserver(
-            forName: .downloadDidFinish, object: nil, queue: nil) { [weak self] note in
+        finishes = Subscription(
+            center: center,
+            token: center.addObserver(
+                forName: .downloadDidFinish, object: nil, queue: nil
+            ) { [weak self] note in
                 let task = note.object as? DownloadTask
                 MainActor.assumeIsolated {
                     guard let self, let task else { return }
@@ -181,7 +188,7 @@ public final class BackgroundDownloadSession: Sendable {
     /// 1.x: tells the app from the delegate queue, so observers set up on the
     /// main actor run on that queue.
     public func didFinishDownloading(_ episode: Episode) {
-        center.post( // bug: delivery-off-isolation
+        center.post(  // bug: delivery-off-isolation
             name: .episodeFileDidArrive, object: nil, userInfo: ["episode": episode.id])
     }
 
@@ -209,8 +216,11 @@ public final class DownloadsFooter {
 
     public init(center: any NotificationCenterProtocol = Observers.center) {
         let footer = footer
-        arrivals = Subscription(center: center, token: center.addObserver(
-            forName: .episodeFileDidArrive, object: nil, queue: nil) { note in
+        arrivals = Subscription(
+            center: center,
+            token: center.addObserver(
+                forName: .episodeFileDidArrive, object: nil, queue: nil
+            ) { note in
                 footer.text = "Downloaded \(note.userInfo?["episode"] as? String ?? "an episode")"
             })
     }

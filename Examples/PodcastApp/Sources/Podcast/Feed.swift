@@ -13,18 +13,26 @@ public final class FeedScreen {
         self.center = center
         // The account is read once the cache says it stored it, so the order
         // in which the session's observers run does not matter.
-        subscriptions.append(Subscription(center: center, token: center.addObserver(
-            forName: .accountDidUpdate, object: cache, queue: nil) { [weak self, weak cache] _ in
-                MainActor.assumeIsolated { self?.title = cache?.user.map { "\($0)'s feed" } ?? "Feed" }
-            }))
+        subscriptions.append(
+            Subscription(
+                center: center,
+                token: center.addObserver(
+                    forName: .accountDidUpdate, object: cache, queue: nil
+                ) { [weak self, weak cache] _ in
+                    MainActor.assumeIsolated { self?.title = cache?.user.map { "\($0)'s feed" } ?? "Feed" }
+                }))
     }
 
     /// Registers once, however often the screen appears.
     public func viewDidLoad() {
-        subscriptions.append(Subscription(center: center, token: center.addObserver(
-            forName: .refreshEpisodes, object: nil, queue: nil) { [weak self] _ in
-                MainActor.assumeIsolated { self?.reloads += 1 }
-            }))
+        subscriptions.append(
+            Subscription(
+                center: center,
+                token: center.addObserver(
+                    forName: .refreshEpisodes, object: nil, queue: nil
+                ) { [weak self] _ in
+                    MainActor.assumeIsolated { self?.reloads += 1 }
+                }))
     }
 }
 
@@ -38,7 +46,7 @@ public final class PullToRefresh {
     }
 
     public func pull() {
-        center.post(name: .refreshEpisodes, object: nil) // bug: single-receiver-broadcast
+        center.post(name: .refreshEpisodes, object: nil)  // bug: single-receiver-broadcast
     }
 }
 
@@ -55,8 +63,10 @@ public final class InboxScreen {
 
     /// Runs every time the tab is shown, and registers again each time.
     public func viewWillAppear() {
-        tokens.append(center.addObserver( // bug: duplicate-registration (block)
-            forName: .refreshEpisodes, object: nil, queue: nil) { [weak self] _ in
+        tokens.append(
+            center.addObserver(  // bug: duplicate-registration (block)
+                forName: .refreshEpisodes, object: nil, queue: nil
+            ) { [weak self] _ in
                 MainActor.assumeIsolated { self?.reloads += 1 }
             })
     }
@@ -78,8 +88,10 @@ public final class ChartsScreen {
         self.center = center
         // The block captures `self` strongly, and the screen keeps the block's
         // token: the screen is never freed, and `close()` is its only way out.
-        tokens.append(center.addObserver( // bug: registration-keeps-observer-alive (block)
-            forName: .refreshEpisodes, object: nil, queue: nil) { _ in
+        tokens.append(
+            center.addObserver(  // bug: registration-keeps-observer-alive (block)
+                forName: .refreshEpisodes, object: nil, queue: nil
+            ) { _ in
                 MainActor.assumeIsolated { self.reloads += 1 }
             })
     }
@@ -98,10 +110,11 @@ public final class TrendingScreen {
     private var refreshes: Subscription?
 
     public init(center: any NotificationCenterProtocol = Observers.center) {
-        let token = center.addObserver( // bug: registration-keeps-observer-alive (block in a wrapper)
-            forName: .refreshEpisodes, object: nil, queue: nil) { _ in
-                MainActor.assumeIsolated { self.reloads += 1 }
-            }
+        let token = center.addObserver(  // bug: registration-keeps-observer-alive (block in a wrapper)
+            forName: .refreshEpisodes, object: nil, queue: nil
+        ) { _ in
+            MainActor.assumeIsolated { self.reloads += 1 }
+        }
         refreshes = Subscription(center: center, token: token)
     }
 }

@@ -34,7 +34,7 @@ public final class KeyboardRouter: KeyboardWatcherDelegate {
     public init() {}
 
     public func keyboardWatcher(_ watcher: KeyboardWatcher, willShowWithHeight height: Double) {
-        search.call { $0.keyboardWillShow(height: height) } // bug: delegate-as-broadcast
+        search.call { $0.keyboardWillShow(height: height) }  // bug: delegate-as-broadcast
         comments.call { $0.keyboardWillShow(height: height) }
     }
 }

@@ -54,7 +54,7 @@ public final class LegacyEpisodeRow {
 
     public func tapSubscribe() {
         let show = episode.show.id
-        center.post(name: .subscribeToShow, object: nil, userInfo: ["show": show]) // bug: broadcast-as-command
+        center.post(name: .subscribeToShow, object: nil, userInfo: ["show": show])  // bug: broadcast-as-command
     }
 }
 
@@ -70,8 +70,11 @@ public final class EpisodeListScreen: EpisodeRowDelegate {
         self.library = library
         rows = episodes.map { EpisodeRow(episode: $0) }
         for row in rows { row.delegate.set(self) }
-        legacySubscribes = Subscription(center: center, token: center.addObserver(
-            forName: .subscribeToShow, object: nil, queue: nil) { [weak self] note in
+        legacySubscribes = Subscription(
+            center: center,
+            token: center.addObserver(
+                forName: .subscribeToShow, object: nil, queue: nil
+            ) { [weak self] note in
                 let showID = note.userInfo?["show"] as? String
                 MainActor.assumeIsolated {
                     guard let self, let row = self.rows.first(where: { $0.episode.show.id == showID }) else { return }

@@ -27,7 +27,7 @@ public final class NowPlayingScreen: PlayerControlsDelegate {
 
     public init(player: Player) {
         self.player = player
-        controls.delegate.set(self) // bug: registration-keeps-observer-alive (strong delegate)
+        controls.delegate.set(self)  // bug: registration-keeps-observer-alive (strong delegate)
     }
 
     /// Dismissal: lets go of the controls' strong reference first.

@@ -22,22 +22,26 @@ public final class Player {
         self.center = center
     }
 
-    public func addObserver(_ observer: any PlayerObserver,
-                            fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                            line: UInt = #line, column: UInt = #column) {
+    public func addObserver(
+        _ observer: any PlayerObserver,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
         observers.add(observer, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    public func removeObserver(_ observer: any PlayerObserver,
-                               fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                               line: UInt = #line, column: UInt = #column) {
+    public func removeObserver(
+        _ observer: any PlayerObserver,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
         observers.remove(observer, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     public func play(_ episode: Episode) {
         nowPlaying.set(episode)
         position.set(0)
-        center.post(name: .playbackDidStart, object: self, userInfo: ["episode": episode.id]) // bug: unobserved-post
+        center.post(name: .playbackDidStart, object: self, userInfo: ["episode": episode.id])  // bug: unobserved-post
     }
 
     public func seek(to seconds: Double) {
@@ -79,7 +83,7 @@ public final class CarPlayNowPlaying {
     public private(set) var title = ""
 
     public init(player: Player) {
-        player.nowPlaying.addObserver(self) { template, change in // bug: notify-after-dealloc
+        player.nowPlaying.addObserver(self) { template, change in  // bug: notify-after-dealloc
             MainActor.assumeIsolated { template.title = change.newValue?.title ?? "" }
         }
     }
@@ -93,7 +97,7 @@ public final class QueueScreen: PlayerObserver {
 
     public init(player: Player) {
         self.player = player
-        player.addObserver(self) // bug: registration-keeps-observer-alive (strong list)
+        player.addObserver(self)  // bug: registration-keeps-observer-alive (strong list)
     }
 
     public func close() {
@@ -125,7 +129,7 @@ public final class SleepTimer {
     public private(set) var elapsed = 0.0
 
     public init(player: Player) {
-        _ = player.position.observe { [weak self] change in // bug: discarded-token (property)
+        _ = player.position.observe { [weak self] change in  // bug: discarded-token (property)
             MainActor.assumeIsolated { self?.elapsed = change.newValue }
         }
     }

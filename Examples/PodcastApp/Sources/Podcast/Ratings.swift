@@ -42,8 +42,9 @@ public final class SyncStatusList {
     private var confirmations: AsyncObserverSequence<RatingSynced>.AsyncIterator
 
     public init(store: RatingsStore, center: any NotificationCenterProtocol = Observers.center) {
-        confirmations = center.messages( // bug: message-dropped
-            of: store, for: RatingSynced.self, bufferSize: 2).makeAsyncIterator()
+        confirmations = center.messages(  // bug: message-dropped
+            of: store, for: RatingSynced.self, bufferSize: 2
+        ).makeAsyncIterator()
     }
 
     /// Shows the next `count` confirmations.
@@ -87,7 +88,7 @@ public final class TopShowsWidget {
     public private(set) var updates = 0
 
     public init(store: RatingsStore, center: any NotificationCenterProtocol = Observers.center) {
-        _ = center.addObserver(of: store, for: RatingDidChange.self) { [weak self] _ in // bug: discarded-token (typed)
+        _ = center.addObserver(of: store, for: RatingDidChange.self) { [weak self] _ in  // bug: discarded-token (typed)
             self?.updates += 1
         }
     }

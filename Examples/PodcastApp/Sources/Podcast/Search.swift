@@ -53,7 +53,7 @@ public final class SuggestionsPanel: SearchFieldDelegate {
     public init() {}
 
     public func attach(to field: SearchField) {
-        field.delegate.set(self) // bug: delegate-overwritten
+        field.delegate.set(self)  // bug: delegate-overwritten
     }
 
     public func searchField(_ field: SearchField, didChangeQuery query: String) {

@@ -29,8 +29,11 @@ public final class AccountCache {
     private var sessionChanges: Subscription?
 
     public init(center: any NotificationCenterProtocol = Observers.center) {
-        sessionChanges = Subscription(center: center, token: center.addObserver(
-            forName: .sessionDidChange, object: nil, queue: nil) { [weak self] note in
+        sessionChanges = Subscription(
+            center: center,
+            token: center.addObserver(
+                forName: .sessionDidChange, object: nil, queue: nil
+            ) { [weak self] note in
                 let user = note.userInfo?["user"] as? String
                 MainActor.assumeIsolated {
                     guard let self else { return }
@@ -51,8 +54,11 @@ public final class WelcomeBanner {
     private var sessionChanges: Subscription?
 
     public init(cache: AccountCache, center: any NotificationCenterProtocol = Observers.center) {
-        sessionChanges = Subscription(center: center, token: center.addObserver( // bug: ordering-dependence
-            forName: .sessionDidChange, object: nil, queue: nil) { [weak self, weak cache] _ in
+        sessionChanges = Subscription(
+            center: center,
+            token: center.addObserver(  // bug: ordering-dependence
+                forName: .sessionDidChange, object: nil, queue: nil
+            ) { [weak self, weak cache] _ in
                 MainActor.assumeIsolated { self?.text = cache?.user.map { "Welcome back, \($0)" } ?? "Welcome" }
             })
     }
@@ -65,9 +71,10 @@ public final class ProfileBadge {
 
     public init(cache: AccountCache, center: any NotificationCenterProtocol = Observers.center) {
         // Nothing keeps the token: the registration can never be removed.
-        _ = center.addObserver( // bug: discarded-token
-            forName: .accountDidUpdate, object: cache, queue: nil) { [weak self, weak cache] _ in
-                MainActor.assumeIsolated { self?.initials = String(cache?.user?.prefix(1) ?? "") }
-            }
+        _ = center.addObserver(  // bug: discarded-token
+            forName: .accountDidUpdate, object: cache, queue: nil
+        ) { [weak self, weak cache] _ in
+            MainActor.assumeIsolated { self?.initials = String(cache?.user?.prefix(1) ?? "") }
+        }
     }
 }

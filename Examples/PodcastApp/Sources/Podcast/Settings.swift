@@ -34,17 +34,22 @@ public final class SettingsSync {
     /// redraw: `.settingsDidSync` since 1.4. Version 1.3 posted
     /// `.settingsDidChange`, the very name it observes, so every merge
     /// triggered another.
-    public init(store: SettingsStore, announcement: Notification.Name = .settingsDidSync,
-                center: any NotificationCenterProtocol = Observers.center) {
+    public init(
+        store: SettingsStore, announcement: Notification.Name = .settingsDidSync,
+        center: any NotificationCenterProtocol = Observers.center
+    ) {
         self.store = store
         self.center = center
-        changes = Subscription(center: center, token: center.addObserver(
-            forName: .settingsDidChange, object: nil, queue: nil) { [weak self] _ in
+        changes = Subscription(
+            center: center,
+            token: center.addObserver(
+                forName: .settingsDidChange, object: nil, queue: nil
+            ) { [weak self] _ in
                 MainActor.assumeIsolated {
                     guard let self else { return }
                     self.uploads += 1
                     self.store.merge(playbackSpeed: self.store.playbackSpeed)
-                    self.center.post(name: announcement, object: self.store) // bug: notification-cycle
+                    self.center.post(name: announcement, object: self.store)  // bug: notification-cycle
                 }
             })
     }
@@ -57,8 +62,11 @@ public final class SpeedButton {
     private var syncs: Subscription?
 
     public init(store: SettingsStore, center: any NotificationCenterProtocol = Observers.center) {
-        syncs = Subscription(center: center, token: center.addObserver(
-            forName: .settingsDidSync, object: store, queue: nil) { [weak self, weak store] _ in
+        syncs = Subscription(
+            center: center,
+            token: center.addObserver(
+                forName: .settingsDidSync, object: store, queue: nil
+            ) { [weak self, weak store] _ in
                 MainActor.assumeIsolated { self?.label = "\(store?.playbackSpeed ?? 1)×" }
             })
     }

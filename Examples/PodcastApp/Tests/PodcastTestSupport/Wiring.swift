@@ -19,8 +19,10 @@ public struct Wiring: Sendable {
     /// The clean near miss, run the same way.
     public let clean: @MainActor (Harness) -> [AnyObject]
 
-    init(_ rule: String, _ file: String, marker: String? = nil, leaks: Bool = false,
-         buggy: @escaping @MainActor (Harness) -> [AnyObject], clean: @escaping @MainActor (Harness) -> [AnyObject]) {
+    init(
+        _ rule: String, _ file: String, marker: String? = nil, leaks: Bool = false,
+        buggy: @escaping @MainActor (Harness) -> [AnyObject], clean: @escaping @MainActor (Harness) -> [AnyObject]
+    ) {
         self.rule = rule
         self.file = file
         self.marker = marker ?? rule

@@ -11,10 +11,12 @@ import Testing
     for file in files {
         let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
         let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
-        #expect(imports.allSatisfy { $0 == "import Foundation" || $0 == "import ObserverHarnessInterface" },
-                "\(file) imports \(imports)")
-        #expect(!text.replacingOccurrences(of: "ObserverHarnessInterface", with: "").contains("Harness"),
-                "\(file) names the harness")
+        #expect(
+            imports.allSatisfy { $0 == "import Foundation" || $0 == "import ObserverHarnessInterface" },
+            "\(file) imports \(imports)")
+        #expect(
+            !text.replacingOccurrences(of: "ObserverHarnessInterface", with: "").contains("Harness"),
+            "\(file) names the harness")
     }
 }
 
@@ -31,8 +33,10 @@ import Testing
             markers.insert("\(file): \(line[range.upperBound...])")
         }
     }
-    let checkedElsewhere = ["Session.swift: ordering-dependence", "Appearance.swift: async-observer-outlives-owner",
-                            "Ratings.swift: message-dropped", "Downloads.swift: delivery-off-isolation"]
+    let checkedElsewhere = [
+        "Session.swift: ordering-dependence", "Appearance.swift: async-observer-outlives-owner",
+        "Ratings.swift: message-dropped", "Downloads.swift: delivery-off-isolation",
+    ]
     let checked = Set(Wirings.all.map { "\($0.file): \($0.marker)" } + checkedElsewhere)
     #expect(markers == checked)
     for wiring in Wirings.all {

@@ -10,17 +10,21 @@ import Testing
 func expectCaught(_ wiring: Wiring, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let harness = Harness(name: "podcast")
     let alive = wiring.runBuggy(in: harness)
-    try expectReported(wiring.rule, at: wiring.markerComment, in: wiring.file, by: harness, leaks: wiring.leaks,
-                       sourceLocation: sourceLocation)
+    try expectReported(
+        wiring.rule, at: wiring.markerComment, in: wiring.file, by: harness, leaks: wiring.leaks,
+        sourceLocation: sourceLocation)
     withExtendedLifetime(alive) {}
 }
 
 /// Expects `rule` to fail the findings check of `harness` at the line of the
 /// app's `file` ending with `marker`, and nothing else to fail.
-func expectReported(_ rule: String, at marker: String, in file: String, by harness: Harness, leaks: Bool = false,
-                    sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let line = try #require(appSourceLine(containing: marker, in: file),
-                            "exactly one line of \(file) ends with \(marker)", sourceLocation: sourceLocation)
+func expectReported(
+    _ rule: String, at marker: String, in file: String, by harness: Harness, leaks: Bool = false,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    let line = try #require(
+        appSourceLine(containing: marker, in: file),
+        "exactly one line of \(file) ends with \(marker)", sourceLocation: sourceLocation)
     @Sendable func atTheMarkedLine(_ issue: Issue) -> Bool {
         issue.sourceLocation?.fileName == file && issue.sourceLocation?.line == line
     }
@@ -178,8 +182,9 @@ func expectSilent(_ wiring: Wiring, sourceLocation: SourceLocation = #_sourceLoc
     func episodePageLoopCapturingSelfRunsOnAfterThePageIsClosed() async throws {
         let harness = Harness(name: "podcast")
         let loop = await ThemeLoopScenes.closeEpisodePage(in: harness)
-        try expectReported("async-observer-outlives-owner", at: "// bug: async-observer-outlives-owner",
-                           in: "Appearance.swift", by: harness)
+        try expectReported(
+            "async-observer-outlives-owner", at: "// bug: async-observer-outlives-owner",
+            in: "Appearance.swift", by: harness)
         loop?.cancel()
         await loop?.value
     }
@@ -220,8 +225,9 @@ func expectSilent(_ wiring: Wiring, sourceLocation: SourceLocation = #_sourceLoc
         let harness = Harness(name: "podcast")
         let text = await BackgroundDownloadScenes.fileArrives(postedOnTheMainActor: false, in: harness)
         #expect(text == "Downloaded st-1")
-        try expectReported("delivery-off-isolation", at: "// bug: delivery-off-isolation", in: "Downloads.swift",
-                           by: harness)
+        try expectReported(
+            "delivery-off-isolation", at: "// bug: delivery-off-isolation", in: "Downloads.swift",
+            by: harness)
     }
 
     @Test func footerHearsAFileAnnouncedOnTheMainActor() async {

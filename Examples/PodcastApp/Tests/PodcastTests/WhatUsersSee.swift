@@ -23,14 +23,18 @@ import Testing
     @Test func legacySubscribeRowSubscribesOncePerListShowingTheShow() {
         let center = NotificationCenter()
         let library = Library()
-        let lists = [EpisodeListScreen(episodes: [pilot], library: library, center: center),
-                     EpisodeListScreen(episodes: [pilot], library: library, center: center)]
+        let lists = [
+            EpisodeListScreen(episodes: [pilot], library: library, center: center),
+            EpisodeListScreen(episodes: [pilot], library: library, center: center),
+        ]
         LegacyEpisodeRow(episode: pilot, center: center).tapSubscribe()
         #expect(library.shows == ["swift-talk", "swift-talk"])
 
         let fixed = Library()
-        let fixedLists = [EpisodeListScreen(episodes: [pilot], library: fixed, center: center),
-                          EpisodeListScreen(episodes: [pilot], library: fixed, center: center)]
+        let fixedLists = [
+            EpisodeListScreen(episodes: [pilot], library: fixed, center: center),
+            EpisodeListScreen(episodes: [pilot], library: fixed, center: center),
+        ]
         fixedLists[0].rows[0].tapSubscribe()
         #expect(fixed.shows == ["swift-talk"])
         withExtendedLifetime((lists, fixedLists)) {}

@@ -131,8 +131,9 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
         }
         let harness = Harness(name: "podcast")
         let loop = await ThemeLoopScenes.closeEpisodePage(in: harness)
-        try assertReported("async-observer-outlives-owner", at: "// bug: async-observer-outlives-owner",
-                           in: "Appearance.swift", by: harness)
+        try assertReported(
+            "async-observer-outlives-owner", at: "// bug: async-observer-outlives-owner",
+            in: "Appearance.swift", by: harness)
         loop?.cancel()
         await loop?.value
     }
@@ -176,8 +177,9 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
         let harness = Harness(name: "podcast")
         let text = await BackgroundDownloadScenes.fileArrives(postedOnTheMainActor: false, in: harness)
         XCTAssertEqual(text, "Downloaded st-1")
-        try assertReported("delivery-off-isolation", at: "// bug: delivery-off-isolation", in: "Downloads.swift",
-                           by: harness)
+        try assertReported(
+            "delivery-off-isolation", at: "// bug: delivery-off-isolation", in: "Downloads.swift",
+            by: harness)
     }
 
     @MainActor func testFooterHearsAFileAnnouncedOnTheMainActor() async {
@@ -237,16 +239,20 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
         let harness = Harness(name: "podcast")
         let alive = wiring.runBuggy(in: harness)
         defer { withExtendedLifetime(alive) {} }
-        try assertReported(wiring.rule, at: wiring.markerComment, in: wiring.file, by: harness, leaks: wiring.leaks,
-                           file: file, line: line)
+        try assertReported(
+            wiring.rule, at: wiring.markerComment, in: wiring.file, by: harness, leaks: wiring.leaks,
+            file: file, line: line)
     }
 
     /// The findings check of `harness` fails exactly once, for `rule`, at the
     /// line of the app's `appFile` ending with `marker`.
-    private func assertReported(_ rule: String, at marker: String, in appFile: String, by harness: Harness,
-                                leaks: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws {
-        let expectedLine = try XCTUnwrap(appSourceLine(containing: marker, in: appFile),
-                                         "exactly one line of \(appFile) ends with \(marker)", file: file, line: line)
+    private func assertReported(
+        _ rule: String, at marker: String, in appFile: String, by harness: Harness,
+        leaks: Bool = false, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let expectedLine = try XCTUnwrap(
+            appSourceLine(containing: marker, in: appFile),
+            "exactly one line of \(appFile) ends with \(marker)", file: file, line: line)
         let findings = capturingFailures {
             assertFindings(harness, .none(atOrAbove: .note))
         }
@@ -267,11 +273,14 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
         withExtendedLifetime(alive) {}
     }
 
-    private func assertOneFailure(_ failures: [Failure], at expectedLine: Int, in appFile: String,
-                                  containing text: String, file: StaticString, line: UInt) {
+    private func assertOneFailure(
+        _ failures: [Failure], at expectedLine: Int, in appFile: String,
+        containing text: String, file: StaticString, line: UInt
+    ) {
         XCTAssertEqual(failures.count, 1, "\(failures.map(\.description))", file: file, line: line)
-        XCTAssertEqual(failures.first?.file.hasSuffix("Sources/Podcast/\(appFile)"), true,
-                       "\(failures.first?.file ?? "no failure")", file: file, line: line)
+        XCTAssertEqual(
+            failures.first?.file.hasSuffix("Sources/Podcast/\(appFile)"), true,
+            "\(failures.first?.file ?? "no failure")", file: file, line: line)
         XCTAssertEqual(failures.first?.line, expectedLine, file: file, line: line)
         XCTAssertEqual(failures.first?.description.contains(text), true, file: file, line: line)
     }
@@ -294,20 +303,25 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
     }
 
     #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-        guard captured != nil else { return super.record(issue) }
-        captured?.append(Failure(description: issue.compactDescription,
-                                 file: issue.sourceCodeContext.location?.fileURL.path ?? "",
-                                 line: issue.sourceCodeContext.location?.lineNumber ?? 0))
-    }
-    #else
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
-                                expected: Bool) {
-        guard captured != nil else {
-            return super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber,
-                                       expected: expected)
+        override func record(_ issue: XCTIssue) {
+            guard captured != nil else { return super.record(issue) }
+            captured?.append(
+                Failure(
+                    description: issue.compactDescription,
+                    file: issue.sourceCodeContext.location?.fileURL.path ?? "",
+                    line: issue.sourceCodeContext.location?.lineNumber ?? 0))
         }
-        captured?.append(Failure(description: description, file: filePath, line: lineNumber))
-    }
+    #else
+        override func recordFailure(
+            withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+            expected: Bool
+        ) {
+            guard captured != nil else {
+                return super.recordFailure(
+                    withDescription: description, inFile: filePath, atLine: lineNumber,
+                    expected: expected)
+            }
+            captured?.append(Failure(description: description, file: filePath, line: lineNumber))
+        }
     #endif
 }

@@ -18,7 +18,8 @@ public final class LegacyProductCell {
 
     public func tapAddToCart() {
         // Bug 1: a command sent as a broadcast. Every list on screen hears it.
-        Observers.center.post(name: .addToCart, object: nil, userInfo: ["product": product.id]) // bug: broadcast-as-command
+        let info = ["product": product.id]
+        Observers.center.post(name: .addToCart, object: nil, userInfo: info)  // bug: broadcast-as-command
     }
 }
 
@@ -35,11 +36,14 @@ public final class LegacyProductList {
         self.cart = cart
         cells = products.map { LegacyProductCell(product: $0) }
         for cell in cells {
-            cell.delegate.set(self) // bug: strong delegate, a retain cycle
+            cell.delegate.set(self)  // bug: strong delegate, a retain cycle
         }
         let center = Observers.center
-        addToCart = Observation(center: center, token: center.addObserver(
-            forName: .addToCart, object: nil, queue: nil) { [weak self] note in
+        addToCart = Observation(
+            center: center,
+            token: center.addObserver(
+                forName: .addToCart, object: nil, queue: nil
+            ) { [weak self] note in
                 let id = note.userInfo?["product"] as? String
                 MainActor.assumeIsolated {
                     guard let self, let cell = self.cells.first(where: { $0.product.id == id }) else { return }

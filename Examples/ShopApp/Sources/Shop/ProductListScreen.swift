@@ -12,15 +12,20 @@ public final class ProductListScreen: ProductCellDelegate {
     private var productUpdates: Observation?
 
     /// `center` is the default center unless a caller injects another.
-    public init(title: String, products: [Product], cart: Cart,
-                center: any NotificationCenterProtocol = Observers.center) {
+    public init(
+        title: String, products: [Product], cart: Cart,
+        center: any NotificationCenterProtocol = Observers.center
+    ) {
         self.title = title
         self.cart = cart
         cells = products.map { ProductCell(product: $0) }
         for cell in cells { cell.delegate.set(self) }
         // Weak capture, and the token is removed when the screen goes away.
-        productUpdates = Observation(center: center, token: center.addObserver(
-            forName: .productDidUpdate, object: nil, queue: nil) { [weak self] _ in
+        productUpdates = Observation(
+            center: center,
+            token: center.addObserver(
+                forName: .productDidUpdate, object: nil, queue: nil
+            ) { [weak self] _ in
                 MainActor.assumeIsolated { self?.reloads += 1 }
             })
     }

@@ -19,8 +19,10 @@ struct CleanWiring {
     @Test func oneTapAddsTheProductOnceAndNothingIsReported() {
         let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
         let (bestSellers, recommended) = withObserverHarness(harness) {
-            let lists = (ProductListScreen(title: "Best sellers", products: [phone, phoneCase], cart: cart),
-                         ProductListScreen(title: "Recommended", products: [phone], cart: cart))
+            let lists = (
+                ProductListScreen(title: "Best sellers", products: [phone, phoneCase], cart: cart),
+                ProductListScreen(title: "Recommended", products: [phone], cart: cart)
+            )
             lists.0.cells[0].tapAddToCart()
             Observers.center.post(name: .productDidUpdate, object: nil)
             return lists
@@ -47,8 +49,10 @@ struct CleanWiring {
     /// Without the scope, a test can inject the harness's center instead.
     @Test func productUpdatesReachEveryScreenThroughAnInjectedCenter() {
         let center = harness.notificationCenter()
-        let screens = [ProductListScreen(title: "Best sellers", products: [phone], cart: Cart(), center: center),
-                       ProductListScreen(title: "Recommended", products: [phone], cart: Cart(), center: center)]
+        let screens = [
+            ProductListScreen(title: "Best sellers", products: [phone], cart: Cart(), center: center),
+            ProductListScreen(title: "Recommended", products: [phone], cart: Cart(), center: center),
+        ]
         center.post(name: .productDidUpdate, object: nil)
 
         #expect(screens.map(\.reloads) == [1, 1])
@@ -110,8 +114,10 @@ struct LegacyWiring {
     }
 
     private func twoLists(cart: Cart) -> (bestSellers: LegacyProductList, recommended: LegacyProductList) {
-        (LegacyProductList(title: "Best sellers", products: [phone, phoneCase], cart: cart),
-         LegacyProductList(title: "Recommended", products: [phone], cart: cart))
+        (
+            LegacyProductList(title: "Best sellers", products: [phone, phoneCase], cart: cart),
+            LegacyProductList(title: "Recommended", products: [phone], cart: cart)
+        )
     }
 }
 
@@ -121,10 +127,12 @@ struct LegacyWiring {
     for file in try FileManager.default.contentsOfDirectory(atPath: sources.path) where file.hasSuffix(".swift") {
         let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
         let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
-        #expect(imports.allSatisfy { $0 == "import Foundation" || $0 == "import ObserverHarnessInterface" },
-                "\(file) imports \(imports)")
-        #expect(!text.replacingOccurrences(of: "ObserverHarnessInterface", with: "").contains("Harness"),
-                "\(file) names the harness")
+        #expect(
+            imports.allSatisfy { $0 == "import Foundation" || $0 == "import ObserverHarnessInterface" },
+            "\(file) imports \(imports)")
+        #expect(
+            !text.replacingOccurrences(of: "ObserverHarnessInterface", with: "").contains("Harness"),
+            "\(file) names the harness")
     }
 }
 

@@ -13,8 +13,10 @@ final class ShopWiringXCTests: XCTestCase {
         let harness = Harness(name: "shop")
         let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
         let lists = withObserverHarness(harness) {
-            [ProductListScreen(title: "Best sellers", products: [phone], cart: cart),
-             ProductListScreen(title: "Recommended", products: [phone], cart: cart)]
+            [
+                ProductListScreen(title: "Best sellers", products: [phone], cart: cart),
+                ProductListScreen(title: "Recommended", products: [phone], cart: cart),
+            ]
         }
         lists[0].cells[0].tapAddToCart()
 
@@ -72,21 +74,26 @@ final class ShopWiringXCTests: XCTestCase {
     }
 
     #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-        guard captured != nil else { return super.record(issue) }
-        captured?.append(Failure(description: issue.compactDescription,
-                                 file: issue.sourceCodeContext.location?.fileURL.path ?? "",
-                                 line: issue.sourceCodeContext.location?.lineNumber ?? 0))
-    }
-    #else
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
-                                expected: Bool) {
-        guard captured != nil else {
-            return super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber,
-                                       expected: expected)
+        override func record(_ issue: XCTIssue) {
+            guard captured != nil else { return super.record(issue) }
+            captured?.append(
+                Failure(
+                    description: issue.compactDescription,
+                    file: issue.sourceCodeContext.location?.fileURL.path ?? "",
+                    line: issue.sourceCodeContext.location?.lineNumber ?? 0))
         }
-        captured?.append(Failure(description: description, file: filePath, line: lineNumber))
-    }
+    #else
+        override func recordFailure(
+            withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+            expected: Bool
+        ) {
+            guard captured != nil else {
+                return super.recordFailure(
+                    withDescription: description, inFile: filePath, atLine: lineNumber,
+                    expected: expected)
+            }
+            captured?.append(Failure(description: description, file: filePath, line: lineNumber))
+        }
     #endif
 }
 

@@ -15,7 +15,8 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
         fix: "Keep the loop's Task in its owner and cancel it when the owner goes away (its deinit, with [weak "
             + "self] in the loop, or the screen's disappearance); or end the loop when self is gone.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "open-loop", "registry": "center", "loop": "themeLoop", "owner": "screen",
@@ -24,7 +25,8 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
                   ↓{ "op": "release", "object": "screen" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "open-loop", "registry": "center", "loop": "themeLoop", "owner": "screen",
@@ -36,7 +38,8 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
                 """),
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "screen",
                     "methods": { "deinit": [ { "cancel-loop": "themeLoop" } ] } },
@@ -46,7 +49,7 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
                   { "op": "run-loop", "loop": "themeLoop" },
                   { "op": "release", "object": "screen" }
                 ]
-                """),
+                """)
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
@@ -57,7 +60,8 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
                 continue
             }
             let owner = trace.describe(loop.owner)
-            let what = lifetime.deallocSequence == nil
+            let what =
+                lifetime.deallocSequence == nil
                 ? "keeps its owner \(owner) alive after the app released it"
                 : "is still running after its owner \(owner) deallocated"
             var waited = ""
@@ -65,13 +69,14 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
                 waited = " (still running after \(settle.turns) scheduler turns)"
             }
             let source = loop.typedMessage ? "messages" : "notifications"
-            findings.append(finding(
-                "The async loop over \(source) of \(trace.quoted(loop.channel)) opened at \(siteText(trace, loop.site)) "
-                    + "\(what)\(waited): nothing cancelled its task.",
-                registry: trace.registryName(loop.registry), channel: trace.string(loop.channel),
-                objects: [trace.name(loop.owner), trace.name(loop.loop)], step: trace.step(of: gone),
-                site: trace.site(loop.site), location: trace.location(loop.site),
-                events: [loop.openSequence, gone]))
+            findings.append(
+                finding(
+                    "The async loop over \(source) of \(trace.quoted(loop.channel)) opened at \(siteText(trace, loop.site)) "
+                        + "\(what)\(waited): nothing cancelled its task.",
+                    registry: trace.registryName(loop.registry), channel: trace.string(loop.channel),
+                    objects: [trace.name(loop.owner), trace.name(loop.loop)], step: trace.step(of: gone),
+                    site: trace.site(loop.site), location: trace.location(loop.site),
+                    events: [loop.openSequence, gone]))
         }
     }
 }

@@ -14,7 +14,8 @@ struct BroadcastAsCommandRule: Rule {
         fix: "Deliver the command to one receiver: a delegate, a closure, or a direct call from the sender's owner; "
             + "keep notifications for facts any number of observers may react to.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "bestSellers", "type": "ProductListViewController" },
                   { "op": "create", "object": "recommended", "type": "ProductListViewController" },
@@ -26,10 +27,11 @@ struct BroadcastAsCommandRule: Rule {
                   ↓{ "op": "post", "registry": "center", "channel": "AddToCart", "sender": "cell",
                     "site": "ProductCell.swift:22" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "bestSellers", "type": "ProductListViewController" },
                   { "op": "create", "object": "recommended", "type": "ProductListViewController" },
@@ -42,7 +44,8 @@ struct BroadcastAsCommandRule: Rule {
                     "site": "ProductCell.swift:22" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "bestSellers", "type": "ProductListViewController" },
                   { "op": "create", "object": "recommended", "type": "ProductListViewController" },
@@ -67,11 +70,14 @@ struct BroadcastAsCommandRule: Rule {
         var postOrder: [Int] = []
         for effect in trace.effects where effect.kind == .increment || effect.kind == .append {
             guard let delivery = effect.broadcastDelivery, let post = trace.post(ofDelivery: delivery),
-                  post.kind != .delegateCall else { continue }
-            let action = Action(registry: post.registry, channel: post.channel, kind: effect.kind, key: effect.key,
-                                value: effect.kind == .append ? effect.value : 0)
+                post.kind != .delegateCall
+            else { continue }
+            let action = Action(
+                registry: post.registry, channel: post.channel, kind: effect.kind, key: effect.key,
+                value: effect.kind == .append ? effect.value : 0)
             if byPost[post.sequence] == nil { postOrder.append(post.sequence) }
-            byPost[post.sequence, default: [:]][action, default: []].append((trace.events[delivery].object, effect.sequence))
+            byPost[post.sequence, default: [:]][action, default: []].append(
+                (trace.events[delivery].object, effect.sequence))
         }
         var reported = Set<Action>()
         for postSequence in postOrder {
@@ -86,15 +92,17 @@ struct BroadcastAsCommandRule: Rule {
                 }
                 guard receivers.count >= 2, reported.insert(action).inserted else { continue }
                 let names = receivers.map { trace.name($0) }
-                let verb = action.kind == .increment
+                let verb =
+                    action.kind == .increment
                     ? "increment \(trace.quoted(action.key))"
                     : "append \(trace.quotedValue(action.value)) to \(trace.quoted(action.key))"
-                findings.append(finding(
-                    "One post of \(trace.quoted(action.channel)) made \(receivers.count) receivers "
-                        + "(\(names.joined(separator: ", "))) each \(verb).",
-                    registry: trace.registryName(action.registry), channel: trace.string(action.channel),
-                    objects: names, step: trace.step(of: postSequence), site: trace.site(post.site),
-                    location: trace.location(post.site), events: events))
+                findings.append(
+                    finding(
+                        "One post of \(trace.quoted(action.channel)) made \(receivers.count) receivers "
+                            + "(\(names.joined(separator: ", "))) each \(verb).",
+                        registry: trace.registryName(action.registry), channel: trace.string(action.channel),
+                        objects: names, step: trace.step(of: postSequence), site: trace.site(post.site),
+                        location: trace.location(post.site), events: events))
             }
         }
     }

@@ -12,7 +12,8 @@ struct ChannelNameTypoRule: Rule {
             """,
         fix: "Declare each name once (a static Notification.Name constant) and use the constant on both sides.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "create", "object": "cell" },
@@ -20,17 +21,18 @@ struct ChannelNameTypoRule: Rule {
                   ↓{ "op": "post", "registry": "center", "channel": "AddToCart", "sender": "cell",
                     "site": "ProductCell.swift:22" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "create", "object": "cell" },
                   { "op": "observe", "registry": "center", "observer": "cart", "channel": "AddToCart", "handler": [] },
                   { "op": "post", "registry": "center", "channel": "AddToCart", "sender": "cell" }
                 ]
-                """),
+                """)
         ])
 
     struct Pair {
@@ -55,25 +57,28 @@ struct ChannelNameTypoRule: Rule {
             let observed = "\(trace.quoted(pair.observed)) is observed (at \(siteText(trace, pair.addSite)))"
             if pair.postedMeetsElsewhere {
                 // The right name works for others; this observer waits for a name nobody posts.
-                findings.append(finding(
-                    "\(observed) in \(registry) but never posted, while \(posted): the names differ by \(chars), "
-                        + "so this observer never hears it.",
-                    registry: registry, channel: trace.string(pair.observed),
-                    step: trace.step(of: pair.addSequence), site: trace.site(pair.addSite),
-                    location: trace.location(pair.addSite), events: [pair.addSequence, pair.post.sequence]))
+                findings.append(
+                    finding(
+                        "\(observed) in \(registry) but never posted, while \(posted): the names differ by \(chars), "
+                            + "so this observer never hears it.",
+                        registry: registry, channel: trace.string(pair.observed),
+                        step: trace.step(of: pair.addSequence), site: trace.site(pair.addSite),
+                        location: trace.location(pair.addSite), events: [pair.addSequence, pair.post.sequence]))
             } else if pair.observedMeetsElsewhere {
-                findings.append(finding(
-                    "\(posted) in \(registry) but nobody observes it, while \(observed): the names differ by "
-                        + "\(chars), so this post reaches nobody.",
-                    registry: registry, channel: trace.string(pair.posted),
-                    step: trace.step(of: pair.post.sequence), site: trace.site(pair.post.site),
-                    location: trace.location(pair.post.site), events: [pair.addSequence, pair.post.sequence]))
+                findings.append(
+                    finding(
+                        "\(posted) in \(registry) but nobody observes it, while \(observed): the names differ by "
+                            + "\(chars), so this post reaches nobody.",
+                        registry: registry, channel: trace.string(pair.posted),
+                        step: trace.step(of: pair.post.sequence), site: trace.site(pair.post.site),
+                        location: trace.location(pair.post.site), events: [pair.addSequence, pair.post.sequence]))
             } else {
-                findings.append(finding(
-                    "\(posted) and \(observed) in \(registry), but they never meet: the names differ by \(chars).",
-                    registry: registry, channel: trace.string(pair.posted),
-                    step: trace.step(of: pair.post.sequence), site: trace.site(pair.post.site),
-                    location: trace.location(pair.post.site), events: [pair.addSequence, pair.post.sequence]))
+                findings.append(
+                    finding(
+                        "\(posted) and \(observed) in \(registry), but they never meet: the names differ by \(chars).",
+                        registry: registry, channel: trace.string(pair.posted),
+                        step: trace.step(of: pair.post.sequence), site: trace.site(pair.post.site),
+                        location: trace.location(pair.post.site), events: [pair.addSequence, pair.post.sequence]))
             }
         }
     }
@@ -86,15 +91,18 @@ struct ChannelNameTypoRule: Rule {
         // The nested tables are touched only the first time a (registry,
         // channel) pair shows up; a flag per channel number says whether it has.
         var seen = [Bool](repeating: false, count: trace.channelCount)
-        for post in trace.posts where post.kind == .post && !seen[post.channelKey]
-            && trace.registryKind(post.registry) != .property {
+        for post in trace.posts
+        where post.kind == .post && !seen[post.channelKey]
+            && trace.registryKind(post.registry) != .property
+        {
             seen[post.channelKey] = true
             firstPost[post.registry, default: [:]][post.channel] = post
         }
         seen = [Bool](repeating: false, count: trace.channelCount)
         for registration in trace.registrationsInOrder where !seen[registration.channelKey] {
             guard !registration.isDelegate, !registration.anyChannel,
-                  trace.registryKind(registration.registry) != .property else { continue }
+                trace.registryKind(registration.registry) != .property
+            else { continue }
             seen[registration.channelKey] = true
             firstAdd[registration.registry, default: [:]][registration.channel] = registration
         }
@@ -112,9 +120,11 @@ struct ChannelNameTypoRule: Rule {
                     guard !(postedMeets && observedMeets) else { continue }
                     guard budget > 0 else { return pairs }
                     guard let distance = typoDistance(name, other, budget: &budget) else { continue }
-                    pairs.append(Pair(registry: registry, posted: postedName, observed: observedName, distance: distance,
-                                      post: post, addSequence: add.addSequence, addSite: add.site,
-                                      postedMeetsElsewhere: postedMeets, observedMeetsElsewhere: observedMeets))
+                    pairs.append(
+                        Pair(
+                            registry: registry, posted: postedName, observed: observedName, distance: distance,
+                            post: post, addSequence: add.addSequence, addSite: add.site,
+                            postedMeetsElsewhere: postedMeets, observedMeetsElsewhere: observedMeets))
                 }
             }
         }
@@ -166,8 +176,10 @@ struct ChannelNameTypoRule: Rule {
     /// `bound`, else nil, in time linear in their length: only the diagonal
     /// band a distance within `bound` can pass through is computed, and the
     /// computation stops once a whole row exceeds `bound`.
-    static func boundedDistance(_ x: ArraySlice<Unicode.Scalar>, _ y: ArraySlice<Unicode.Scalar>, bound: Int,
-                                budget: inout Int) -> Int? {
+    static func boundedDistance(
+        _ x: ArraySlice<Unicode.Scalar>, _ y: ArraySlice<Unicode.Scalar>, bound: Int,
+        budget: inout Int
+    ) -> Int? {
         var x = x, y = y
         // A common prefix or suffix never changes the distance.
         while let a = x.first, let b = y.first, a == b { x.removeFirst(); y.removeFirst() }

@@ -14,17 +14,19 @@ struct DanglingRegistrationRule: Rule {
         fix: "Remove the registration when the observer goes away (in deinit or when it stops listening), "
             + "or keep the token and remove it.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "banner" },
                   { "op": "observe", "registry": "center", "observer": "banner", "channel": "Sale", "handler": [],
                     "site": "Banner.swift:12" },
                   ↓{ "op": "release", "object": "banner" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "banner",
                     "methods": { "deinit": [ { "remove": { "registry": "center", "observer": "self" } } ] } },
@@ -32,7 +34,8 @@ struct DanglingRegistrationRule: Rule {
                   { "op": "release", "object": "banner" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "scrollView" },
                   { "op": "create", "object": "controller" },
@@ -45,23 +48,26 @@ struct DanglingRegistrationRule: Rule {
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         for registration in trace.registrationsInOrder {
             guard !registration.isDelegate,
-                  registration.hold != .strong,
-                  let deallocation = trace.lifetimes[Int(registration.observer)].deallocSequence,
-                  registration.isActive(at: deallocation) else { continue }
+                registration.hold != .strong,
+                let deallocation = trace.lifetimes[Int(registration.observer)].deallocSequence,
+                registration.isActive(at: deallocation)
+            else { continue }
             // A delivery to the dead observer is the error rule's to report.
             if !registration.deadDeliveries.isEmpty { continue }
-            let consequence = registration.hold == .weak
+            let consequence =
+                registration.hold == .weak
                 ? "later posts skip it"
                 : "it is held unowned, so any later delivery would be a message to a dead object"
-            findings.append(finding(
-                "\(trace.describe(registration.observer)) deallocated while still registered\(trace.forChannel(registration)) in "
-                    + "\(trace.registryName(registration.registry)) (added at \(siteText(trace, registration.site))): "
-                    + "\(consequence).",
-                registry: trace.registryName(registration.registry),
-                channel: registration.anyChannel ? nil : trace.string(registration.channel),
-                objects: [trace.name(registration.observer)], step: trace.step(of: deallocation),
-                site: trace.site(registration.site), location: trace.location(registration.site),
-                events: [registration.addSequence, deallocation]))
+            findings.append(
+                finding(
+                    "\(trace.describe(registration.observer)) deallocated while still registered\(trace.forChannel(registration)) in "
+                        + "\(trace.registryName(registration.registry)) (added at \(siteText(trace, registration.site))): "
+                        + "\(consequence).",
+                    registry: trace.registryName(registration.registry),
+                    channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                    objects: [trace.name(registration.observer)], step: trace.step(of: deallocation),
+                    site: trace.site(registration.site), location: trace.location(registration.site),
+                    events: [registration.addSequence, deallocation]))
         }
         reportQueuesGone(trace, into: &findings)
     }
@@ -74,20 +80,23 @@ struct DanglingRegistrationRule: Rule {
         for skip in trace.queueGoneSkips {
             let event = trace.events[skip]
             guard reported.insert(event.registration).inserted,
-                  let registration = trace.registration(event.registration) else { continue }
-            let postSite = trace.post(ofDelivery: Int(event.cause)).map { " (first skipped at \(siteText(trace, $0.site)))" } ?? ""
-            findings.append(finding(
-                "The queue \(trace.describe(event.object)) of \(trace.describe(registration.observer))"
-                    + "\(trace.forChannel(registration)) in \(trace.registryName(registration.registry)) deallocated "
-                    + "while the registration was active: Foundation holds a block's queue weakly, so the block no "
-                    + "longer runs\(postSite).",
-                registry: trace.registryName(registration.registry),
-                channel: registration.anyChannel ? nil : trace.string(registration.channel),
-                objects: [trace.name(registration.observer), trace.name(event.object)], step: trace.step(of: skip),
-                site: trace.site(registration.site), location: trace.location(registration.site),
-                events: [registration.addSequence, skip],
-                fix: "Keep the OperationQueue alive as long as the registration (a property of the observing "
-                    + "object), or remove the token before the queue goes."))
+                let registration = trace.registration(event.registration)
+            else { continue }
+            let postSite =
+                trace.post(ofDelivery: Int(event.cause)).map { " (first skipped at \(siteText(trace, $0.site)))" } ?? ""
+            findings.append(
+                finding(
+                    "The queue \(trace.describe(event.object)) of \(trace.describe(registration.observer))"
+                        + "\(trace.forChannel(registration)) in \(trace.registryName(registration.registry)) deallocated "
+                        + "while the registration was active: Foundation holds a block's queue weakly, so the block no "
+                        + "longer runs\(postSite).",
+                    registry: trace.registryName(registration.registry),
+                    channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                    objects: [trace.name(registration.observer), trace.name(event.object)], step: trace.step(of: skip),
+                    site: trace.site(registration.site), location: trace.location(registration.site),
+                    events: [registration.addSequence, skip],
+                    fix: "Keep the OperationQueue alive as long as the registration (a property of the observing "
+                        + "object), or remove the token before the queue goes."))
         }
     }
 }

@@ -14,7 +14,8 @@ struct DelegateAsBroadcastRule: Rule {
         fix: "Let the objects that need the event observe it (a notification or an observer list), or give each "
             + "of them its own delegate.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "keyboard" },
                   { "op": "create", "object": "home", "methods": { "keyboardWillShow": [], "refresh": [] } },
@@ -26,10 +27,11 @@ struct DelegateAsBroadcastRule: Rule {
                   { "op": "set-delegate", "registry": "slot", "owner": "keyboard", "delegate": "app" },
                   ↓{ "op": "call-delegate", "registry": "slot", "owner": "keyboard", "method": "keyboardWillShow" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "keyboard" },
                   { "op": "create", "object": "home", "methods": { "keyboardWillShow": [], "refresh": [] } },
@@ -40,7 +42,7 @@ struct DelegateAsBroadcastRule: Rule {
                   { "op": "set-delegate", "registry": "slot", "owner": "keyboard", "delegate": "app" },
                   { "op": "call-delegate", "registry": "slot", "owner": "keyboard", "method": "keyboardWillShow" }
                 ]
-                """),
+                """)
         ])
 
     private struct Key: Hashable { let registry: UInt32, owner: UInt32, delegate: UInt32, call: UInt32, method: UInt32 }
@@ -64,9 +66,10 @@ struct DelegateAsBroadcastRule: Rule {
             let event = trace.events[call.sequence]
             let delivery = event.cause
             guard delivery != Event.none, Int(delivery) < trace.events.count,
-                  trace.events[Int(delivery)].kind == .deliver,
-                  let outer = trace.post(ofDelivery: Int(delivery)), outer.kind == .delegateCall,
-                  event.object != 0, event.object != trace.events[Int(delivery)].object else { continue }
+                trace.events[Int(delivery)].kind == .deliver,
+                let outer = trace.post(ofDelivery: Int(delivery)), outer.kind == .delegateCall,
+                event.object != 0, event.object != trace.events[Int(delivery)].object
+            else { continue }
             if groups[Int(delivery)]?[call.channel] == nil { order.append((Int(delivery), call.channel)) }
             var group = groups[Int(delivery), default: [:]][call.channel, default: Group()]
             if !group.targets.contains(event.object) {
@@ -78,20 +81,23 @@ struct DelegateAsBroadcastRule: Rule {
         var reported = Set<Key>()
         for (delivery, channel) in order {
             guard let group = groups[delivery]?[channel], group.targets.count >= 2,
-                  let outer = trace.post(ofDelivery: delivery) else { continue }
+                let outer = trace.post(ofDelivery: delivery)
+            else { continue }
             let forwarder = trace.events[delivery].object
-            let key = Key(registry: outer.registry, owner: outer.sender, delegate: forwarder, call: outer.channel,
-                          method: channel)
+            let key = Key(
+                registry: outer.registry, owner: outer.sender, delegate: forwarder, call: outer.channel,
+                method: channel)
             guard reported.insert(key).inserted else { continue }
             let names = group.targets.map { trace.name($0) }
             let site = trace.events[group.events[0]].site
-            findings.append(finding(
-                "\(trace.describe(forwarder)) forwards the delegate call \(trace.quoted(outer.channel)) from "
-                    + "\(trace.describe(outer.sender)) by hand: it makes \(trace.quoted(channel)) calls to "
-                    + "\(group.targets.count) delegates (\(names.joined(separator: ", "))).",
-                registry: trace.registryName(outer.registry), channel: trace.string(outer.channel),
-                objects: [trace.name(forwarder)] + names, step: trace.step(of: outer.sequence),
-                site: trace.site(site), location: trace.location(site), events: [outer.sequence] + group.events))
+            findings.append(
+                finding(
+                    "\(trace.describe(forwarder)) forwards the delegate call \(trace.quoted(outer.channel)) from "
+                        + "\(trace.describe(outer.sender)) by hand: it makes \(trace.quoted(channel)) calls to "
+                        + "\(group.targets.count) delegates (\(names.joined(separator: ", "))).",
+                    registry: trace.registryName(outer.registry), channel: trace.string(outer.channel),
+                    objects: [trace.name(forwarder)] + names, step: trace.step(of: outer.sequence),
+                    site: trace.site(site), location: trace.location(site), events: [outer.sequence] + group.events))
         }
     }
 
@@ -101,9 +107,11 @@ struct DelegateAsBroadcastRule: Rule {
         var deliveries: [Int] = []
         for invocation in trace.invocations {
             guard let delivery = invocation.delegateDelivery,
-                  invocation.target != trace.events[delivery].object else { continue }
+                invocation.target != trace.events[delivery].object
+            else { continue }
             if byDelivery[delivery] == nil { deliveries.append(delivery) }
-            byDelivery[delivery, default: [:]][invocation.method, default: []].append((invocation.target, invocation.sequence))
+            byDelivery[delivery, default: [:]][invocation.method, default: []].append(
+                (invocation.target, invocation.sequence))
         }
         var reported = Set<Key>()
         for delivery in deliveries {
@@ -116,19 +124,21 @@ struct DelegateAsBroadcastRule: Rule {
                     targets.append(entry.target)
                     events.append(entry.sequence)
                 }
-                let key = Key(registry: call.registry, owner: call.sender, delegate: delegate, call: call.channel,
-                              method: method)
+                let key = Key(
+                    registry: call.registry, owner: call.sender, delegate: delegate, call: call.channel,
+                    method: method)
                 guard targets.count >= 2, reported.insert(key).inserted else { continue }
                 let names = targets.map { trace.name($0) }
                 let firstInvoke = trace.events[events[1]]
                 let site = firstInvoke.site != 0 ? firstInvoke.site : call.site
-                findings.append(finding(
-                    "\(trace.describe(delegate)) forwards the delegate call \(trace.quoted(call.channel)) from "
-                        + "\(trace.describe(call.sender)) by hand: it invokes \(trace.quoted(method)) on "
-                        + "\(targets.count) objects (\(names.joined(separator: ", "))).",
-                    registry: trace.registryName(call.registry), channel: trace.string(call.channel),
-                    objects: [trace.name(delegate)] + names, step: trace.step(of: call.sequence),
-                    site: trace.site(site), location: trace.location(site), events: events))
+                findings.append(
+                    finding(
+                        "\(trace.describe(delegate)) forwards the delegate call \(trace.quoted(call.channel)) from "
+                            + "\(trace.describe(call.sender)) by hand: it invokes \(trace.quoted(method)) on "
+                            + "\(targets.count) objects (\(names.joined(separator: ", "))).",
+                        registry: trace.registryName(call.registry), channel: trace.string(call.channel),
+                        objects: [trace.name(delegate)] + names, step: trace.step(of: call.sequence),
+                        site: trace.site(site), location: trace.location(site), events: events))
             }
         }
     }

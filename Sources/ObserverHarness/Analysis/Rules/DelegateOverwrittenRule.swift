@@ -12,7 +12,8 @@ struct DelegateOverwrittenRule: Rule {
         fix: "Clear the delegate (set it to nil) when its object is done before another takes over, give each "
             + "client its own delegating object, or use an observer list if several objects need the callbacks.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "locationManager" },
                   { "op": "create", "object": "mapScreen" },
@@ -21,10 +22,11 @@ struct DelegateOverwrittenRule: Rule {
                   ↓{ "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": "weatherScreen",
                     "site": "WeatherScreen.swift:21" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "locationManager" },
                   { "op": "create", "object": "mapScreen" },
@@ -33,7 +35,7 @@ struct DelegateOverwrittenRule: Rule {
                   { "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": null },
                   { "op": "set-delegate", "registry": "slot", "owner": "locationManager", "delegate": "weatherScreen" }
                 ]
-                """),
+                """)
         ])
 
     private struct Slot: Hashable { let registry: UInt32, owner: UInt32 }
@@ -48,15 +50,16 @@ struct DelegateOverwrittenRule: Rule {
             if lifetime.isDeallocated(at: set.sequence) { continue }
             // The app let go of it: replacing it is clean-up, not a cut-off.
             if let released = lifetime.releaseSequence, released < set.sequence { continue }
-            findings.append(finding(
-                "The \(trace.registryName(set.registry)) of \(trace.describe(set.owner)) was "
-                    + "\(trace.describe(previous.delegate)) (set at \(siteText(trace, previous.site))) and was "
-                    + "replaced by \(trace.describe(set.delegate)) at \(siteText(trace, set.site)) while still alive: "
-                    + "\(trace.name(previous.delegate)) silently stops receiving callbacks.",
-                registry: trace.registryName(set.registry),
-                objects: [trace.name(set.owner), trace.name(previous.delegate), trace.name(set.delegate)],
-                step: trace.step(of: set.sequence), site: trace.site(set.site), location: trace.location(set.site),
-                events: [previous.sequence, set.sequence]))
+            findings.append(
+                finding(
+                    "The \(trace.registryName(set.registry)) of \(trace.describe(set.owner)) was "
+                        + "\(trace.describe(previous.delegate)) (set at \(siteText(trace, previous.site))) and was "
+                        + "replaced by \(trace.describe(set.delegate)) at \(siteText(trace, set.site)) while still alive: "
+                        + "\(trace.name(previous.delegate)) silently stops receiving callbacks.",
+                    registry: trace.registryName(set.registry),
+                    objects: [trace.name(set.owner), trace.name(previous.delegate), trace.name(set.delegate)],
+                    step: trace.step(of: set.sequence), site: trace.site(set.site), location: trace.location(set.site),
+                    events: [previous.sequence, set.sequence]))
         }
     }
 }

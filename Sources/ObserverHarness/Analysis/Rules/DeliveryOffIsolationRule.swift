@@ -18,7 +18,8 @@ struct DeliveryOffIsolationRule: Rule {
         fix: "Deliver where the handler expects: register with `queue: .main` (or hop inside the handler with "
             + "`Task { @MainActor in … }`), or post from the main actor.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
@@ -28,7 +29,8 @@ struct DeliveryOffIsolationRule: Rule {
                     "site": "CartSync.swift:40" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "store" },
                   { "op": "create", "object": "downloader" },
@@ -40,7 +42,8 @@ struct DeliveryOffIsolationRule: Rule {
                 """),
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
@@ -48,7 +51,8 @@ struct DeliveryOffIsolationRule: Rule {
                   { "op": "post", "registry": "center", "channel": "CartChanged", "isolation": "main-actor" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
@@ -64,8 +68,8 @@ struct DeliveryOffIsolationRule: Rule {
             for delivery in post.deliveries {
                 let event = trace.events[delivery]
                 guard event.kind == .deliver, event.flags.contains(.offIsolation),
-                      let registration = trace.registration(event.registration),
-                      reported.insert(Key(registration: event.registration, site: post.site)).inserted
+                    let registration = trace.registration(event.registration),
+                    reported.insert(Key(registration: event.registration, site: post.site)).inserted
                 else { continue }
                 findings.append(report(delivery, of: post, to: registration, trace))
             }
@@ -82,21 +86,23 @@ struct DeliveryOffIsolationRule: Rule {
             let event = trace.events[sequence]
             if event.kind == .observationArm { arms[event.registration] = sequence }
             guard event.kind == .observationFire, event.flags.contains(.offIsolation),
-                  let arm = arms[event.registration], reported.insert(trace.events[arm].site).inserted else { continue }
+                let arm = arms[event.registration], reported.insert(trace.events[arm].site).inserted
+            else { continue }
             let armEvent = trace.events[arm]
             let isolation = armEvent.flags.contains(.mainActorIsolated) ? "the main actor" : "an actor"
             let ranWhere = event.flags.contains(.onMainActor) ? "on the main actor" : "on another thread"
-            findings.append(finding(
-                "onChange of the observation armed at \(siteText(trace, armEvent.site)) ran off "
-                    + "\(isolation == "an actor" ? "its actor" : isolation): it was set up on \(isolation), but "
-                    + "\(trace.quoted(armEvent.channel)) was changed \(ranWhere), and onChange runs on the changing "
-                    + "thread.",
-                registry: trace.registryName(armEvent.registry), channel: trace.string(armEvent.channel),
-                objects: armEvent.object == 0 ? [] : [trace.name(armEvent.object)], step: trace.step(of: sequence),
-                site: trace.site(armEvent.site), location: trace.location(armEvent.site),
-                events: [arm, Int(event.cause), sequence],
-                fix: "Hop in onChange before touching isolated state (`Task { @MainActor in … }`), or make "
-                    + "the changes on the registering actor."))
+            findings.append(
+                finding(
+                    "onChange of the observation armed at \(siteText(trace, armEvent.site)) ran off "
+                        + "\(isolation == "an actor" ? "its actor" : isolation): it was set up on \(isolation), but "
+                        + "\(trace.quoted(armEvent.channel)) was changed \(ranWhere), and onChange runs on the changing "
+                        + "thread.",
+                    registry: trace.registryName(armEvent.registry), channel: trace.string(armEvent.channel),
+                    objects: armEvent.object == 0 ? [] : [trace.name(armEvent.object)], step: trace.step(of: sequence),
+                    site: trace.site(armEvent.site), location: trace.location(armEvent.site),
+                    events: [arm, Int(event.cause), sequence],
+                    fix: "Hop in onChange before touching isolated state (`Task { @MainActor in … }`), or make "
+                        + "the changes on the registering actor."))
         }
     }
 
@@ -105,18 +111,23 @@ struct DeliveryOffIsolationRule: Rule {
         let site: UInt32
     }
 
-    private func report(_ delivery: Int, of post: TraceIndex.PostRecord, to registration: TraceIndex.RegistrationRecord,
-                        _ trace: TraceIndex) -> Finding {
+    private func report(
+        _ delivery: Int, of post: TraceIndex.PostRecord, to registration: TraceIndex.RegistrationRecord,
+        _ trace: TraceIndex
+    ) -> Finding {
         let registryName = trace.registryName(registration.registry)
         let onMainActor = trace.events[registration.addSequence].flags.contains(.mainActorIsolated)
         let isolation = onMainActor ? "the main actor" : "an actor"
         let ranWhere = trace.events[delivery].flags.contains(.onMainActor) ? "on the main actor" : "on another thread"
         let observer = trace.describe(registration.observer)
-        let what: String = switch post.kind {
-        case .delegateCall: "The delegate call \(trace.quoted(post.channel)) reached \(observer)"
-        case .propertySet: "A set of \(trace.quoted(post.channel)) was delivered to \(observer)"
-        default: (registration.anyChannel ? "A notification" : trace.quoted(post.channel)) + " was delivered to \(observer)"
-        }
+        let what: String =
+            switch post.kind {
+            case .delegateCall: "The delegate call \(trace.quoted(post.channel)) reached \(observer)"
+            case .propertySet: "A set of \(trace.quoted(post.channel)) was delivered to \(observer)"
+            default:
+                (registration.anyChannel ? "A notification" : trace.quoted(post.channel))
+                    + " was delivered to \(observer)"
+            }
         let made = registration.isDelegate ? "the delegate" : "its registration"
         let trigger = post.kind == .delegateCall ? "call" : post.kind == .propertySet ? "set" : "post"
         return finding(

@@ -14,7 +14,8 @@ struct DiscardedTokenRule: Rule {
         fix: "Store the token (a property of the observing object) and remove it when done; "
             + "do not overwrite a stored token without removing it first.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
@@ -24,7 +25,8 @@ struct DiscardedTokenRule: Rule {
                 ]
                 """),
             // A typed message's token not kept: `_ = center.addObserver(of:for:using:)`.
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   ↓{ "op": "observe", "registry": "center", "observer": "badge", "channel": "CartDidChange",
@@ -33,7 +35,8 @@ struct DiscardedTokenRule: Rule {
                 """),
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
@@ -44,7 +47,8 @@ struct DiscardedTokenRule: Rule {
                 ]
                 """),
             // The typed token kept, and let go with its owner after use.
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartDidChange",
@@ -64,23 +68,27 @@ struct DiscardedTokenRule: Rule {
             // Only the block form is removable by its token alone; any other
             // registration can still be removed by its observer.
             guard registration.tokenForm,
-                  let dropped = registration.tokenDropSequence, registration.isActive(at: dropped) else { continue }
-            findings.append(finding(
-                "The token of the registration\(trace.forChannel(registration)) in \(trace.registryName(registration.registry)) "
-                    + "(added at \(siteText(trace, registration.site)) for \(trace.describe(registration.observer))) "
-                    + "was dropped while the registration was active: it can never be removed.",
-                registry: trace.registryName(registration.registry),
-                channel: registration.anyChannel ? nil : trace.string(registration.channel),
-                objects: [trace.name(registration.observer)], step: trace.step(of: dropped),
-                site: trace.site(registration.site), location: trace.location(registration.site),
-                events: [registration.addSequence, dropped]))
+                let dropped = registration.tokenDropSequence, registration.isActive(at: dropped)
+            else { continue }
+            findings.append(
+                finding(
+                    "The token of the registration\(trace.forChannel(registration)) in \(trace.registryName(registration.registry)) "
+                        + "(added at \(siteText(trace, registration.site)) for \(trace.describe(registration.observer))) "
+                        + "was dropped while the registration was active: it can never be removed.",
+                    registry: trace.registryName(registration.registry),
+                    channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                    objects: [trace.name(registration.observer)], step: trace.step(of: dropped),
+                    site: trace.site(registration.site), location: trace.location(registration.site),
+                    events: [registration.addSequence, dropped]))
         }
     }
 
-    static let observationFix = "Keep the observation (a property of the observing object) for as long as the "
+    static let observationFix =
+        "Keep the observation (a property of the observing object) for as long as the "
         + "changes are wanted; invalidate it, or let it go with its owner, when done."
 
-    static let typedFix = "Keep the ObservationToken for as long as the messages are wanted (a property of the "
+    static let typedFix =
+        "Keep the ObservationToken for as long as the messages are wanted (a property of the "
         + "observing object); remove it, or let it go with its owner, when done."
 
     /// A typed-message token is the opposite case: Foundation removes the
@@ -88,36 +96,43 @@ struct DiscardedTokenRule: Rule {
     /// or a local that goes out of scope before anything is posted) leaves an
     /// observer that never fires. A token kept and let go later (its owner's
     /// teardown) is how such an observation normally ends.
-    private func checkTyped(_ registration: TraceIndex.RegistrationRecord, _ trace: TraceIndex,
-                            into findings: inout [Finding]) {
+    private func checkTyped(
+        _ registration: TraceIndex.RegistrationRecord, _ trace: TraceIndex,
+        into findings: inout [Finding]
+    ) {
         guard let dropped = registration.tokenDropSequence, registration.removeSequence == dropped,
-              droppedAtOnce(registration, dropped, trace) else { return }
+            droppedAtOnce(registration, dropped, trace)
+        else { return }
         if trace.registryKind(registration.registry) == .property {
-            findings.append(finding(
-                "The observation of \(trace.registryName(registration.registry)) (made at "
-                    + "\(siteText(trace, registration.site))) was dropped at once: an observation ends when its "
-                    + "token goes, so its handler never runs.",
-                registry: trace.registryName(registration.registry), channel: trace.string(registration.channel),
-                objects: [trace.name(registration.observer)], step: trace.step(of: dropped),
-                site: trace.site(registration.site), location: trace.location(registration.site),
-                events: [registration.addSequence, dropped], fix: Self.observationFix))
+            findings.append(
+                finding(
+                    "The observation of \(trace.registryName(registration.registry)) (made at "
+                        + "\(siteText(trace, registration.site))) was dropped at once: an observation ends when its "
+                        + "token goes, so its handler never runs.",
+                    registry: trace.registryName(registration.registry), channel: trace.string(registration.channel),
+                    objects: [trace.name(registration.observer)], step: trace.step(of: dropped),
+                    site: trace.site(registration.site), location: trace.location(registration.site),
+                    events: [registration.addSequence, dropped], fix: Self.observationFix))
             return
         }
-        findings.append(finding(
-            "The ObservationToken of the typed-message observer\(trace.forChannel(registration)) in "
-                + "\(trace.registryName(registration.registry)) (added at \(siteText(trace, registration.site))) "
-                + "was dropped at once, and Foundation removes the observer with its token: it never fires.",
-            registry: trace.registryName(registration.registry),
-            channel: registration.anyChannel ? nil : trace.string(registration.channel),
-            objects: [trace.name(registration.observer)], step: trace.step(of: dropped),
-            site: trace.site(registration.site), location: trace.location(registration.site),
-            events: [registration.addSequence, dropped], fix: Self.typedFix))
+        findings.append(
+            finding(
+                "The ObservationToken of the typed-message observer\(trace.forChannel(registration)) in "
+                    + "\(trace.registryName(registration.registry)) (added at \(siteText(trace, registration.site))) "
+                    + "was dropped at once, and Foundation removes the observer with its token: it never fires.",
+                registry: trace.registryName(registration.registry),
+                channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                objects: [trace.name(registration.observer)], step: trace.step(of: dropped),
+                site: trace.site(registration.site), location: trace.location(registration.site),
+                events: [registration.addSequence, dropped], fix: Self.typedFix))
     }
 
     /// Nothing the registering thread did, and no delivery, came between the
     /// add and the drop (bookkeeping events aside).
-    private func droppedAtOnce(_ registration: TraceIndex.RegistrationRecord, _ dropped: Int,
-                               _ trace: TraceIndex) -> Bool {
+    private func droppedAtOnce(
+        _ registration: TraceIndex.RegistrationRecord, _ dropped: Int,
+        _ trace: TraceIndex
+    ) -> Bool {
         let thread = trace.events[registration.addSequence].thread
         for sequence in (registration.addSequence + 1)..<dropped {
             let event = trace.events[sequence]

@@ -15,7 +15,8 @@ struct DuplicateRegistrationRule: Rule {
         fix: "Register once (in init or viewDidLoad, not in a method that runs repeatedly), remove before "
             + "registering again, or de-duplicate in the registry.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "cartBadge" },
                   { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
@@ -24,10 +25,11 @@ struct DuplicateRegistrationRule: Rule {
                     "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
                   { "op": "post", "registry": "center", "channel": "CartChanged" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "cartBadge" },
                   { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
@@ -38,7 +40,8 @@ struct DuplicateRegistrationRule: Rule {
                   { "op": "post", "registry": "center", "channel": "CartChanged" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "left" },
                   { "op": "create", "object": "right" },
@@ -106,8 +109,9 @@ struct DuplicateRegistrationRule: Rule {
             let now = registration.addSequence
             // The earliest registration with the same key active now.
             var earliestActive: UInt32?
-            let key = Key(registry: registration.registry, channel: registration.channel,
-                          anyChannel: registration.anyChannel, sender: registration.sender, site: site)
+            let key = Key(
+                registry: registration.registry, channel: registration.channel,
+                anyChannel: registration.anyChannel, sender: registration.sender, site: site)
             if tables[observer] != nil {
                 earliestActive = tables[observer]![key, default: Queue()].earliestActive(at: now)
                 tables[observer]![key, default: Queue()].entries.append(
@@ -125,16 +129,21 @@ struct DuplicateRegistrationRule: Rule {
                     if previous < 0 { newest[observer] = link.next } else { links[Int(previous)].next = link.next }
                 } else {
                     if link.addSequence < now, link.registry == registration.registry,
-                       link.channel == registration.channel, link.anyChannel == registration.anyChannel,
-                       link.sender == registration.sender, link.site == site { earliestActive = link.id }
+                        link.channel == registration.channel, link.anyChannel == registration.anyChannel,
+                        link.sender == registration.sender, link.site == site
+                    {
+                        earliestActive = link.id
+                    }
                     previous = cursor
                 }
                 cursor = link.next
             }
-            links.append(Link(id: registration.id, registry: registration.registry, channel: registration.channel,
-                              anyChannel: registration.anyChannel, sender: registration.sender, site: site,
-                              addSequence: now, removeSequence: registration.removeSequence ?? .max,
-                              next: newest[observer]))
+            links.append(
+                Link(
+                    id: registration.id, registry: registration.registry, channel: registration.channel,
+                    anyChannel: registration.anyChannel, sender: registration.sender, site: site,
+                    addSequence: now, removeSequence: registration.removeSequence ?? .max,
+                    next: newest[observer]))
             newest[observer] = Int32(links.count - 1)
             if walked >= Self.longChain {
                 // The chain, newest first, becomes per-key queues, oldest first.
@@ -146,8 +155,11 @@ struct DuplicateRegistrationRule: Rule {
                     cursor = links[Int(cursor)].next
                 }
                 for link in chain.reversed() {
-                    table[Key(registry: link.registry, channel: link.channel, anyChannel: link.anyChannel,
-                              sender: link.sender, site: link.site), default: Queue()].entries.append((link.id, link.removeSequence))
+                    table[
+                        Key(
+                            registry: link.registry, channel: link.channel, anyChannel: link.anyChannel,
+                            sender: link.sender, site: link.site), default: Queue()
+                    ].entries.append((link.id, link.removeSequence))
                 }
                 tables[observer] = table
                 newest[observer] = -1
@@ -156,20 +168,23 @@ struct DuplicateRegistrationRule: Rule {
         }
     }
 
-    private func report(_ registration: TraceIndex.RegistrationRecord, duplicating firstID: UInt32?,
-                        _ trace: TraceIndex, into findings: inout [Finding]) {
+    private func report(
+        _ registration: TraceIndex.RegistrationRecord, duplicating firstID: UInt32?,
+        _ trace: TraceIndex, into findings: inout [Finding]
+    ) {
         guard let firstID, let first = trace.registration(firstID) else { return }
         let sender = registration.sender == 0 ? "" : " from \(trace.describe(registration.sender))"
         let registrant = trace.registrant(registration)
         let blocks = registrant == registration.observer ? "" : " a block"
-        findings.append(finding(
-            "\(trace.describe(registrant)) registered\(blocks) twice\(trace.forChannel(registration))\(sender) in "
-                + "\(trace.registryName(registration.registry)) (at \(siteText(trace, first.site)) and again at "
-                + "\(siteText(trace, registration.site))): each post reaches it twice.",
-            registry: trace.registryName(registration.registry),
-            channel: registration.anyChannel ? nil : trace.string(registration.channel),
-            objects: [trace.name(registrant)], step: trace.step(of: registration.addSequence),
-            site: trace.site(registration.site), location: trace.location(registration.site),
-            events: [first.addSequence, registration.addSequence]))
+        findings.append(
+            finding(
+                "\(trace.describe(registrant)) registered\(blocks) twice\(trace.forChannel(registration))\(sender) in "
+                    + "\(trace.registryName(registration.registry)) (at \(siteText(trace, first.site)) and again at "
+                    + "\(siteText(trace, registration.site))): each post reaches it twice.",
+                registry: trace.registryName(registration.registry),
+                channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                objects: [trace.name(registrant)], step: trace.step(of: registration.addSequence),
+                site: trace.site(registration.site), location: trace.location(registration.site),
+                events: [first.addSequence, registration.addSequence]))
     }
 }

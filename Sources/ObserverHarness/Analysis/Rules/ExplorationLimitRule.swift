@@ -16,23 +16,25 @@ struct ExplorationLimitRule: Rule {
         fix: "Split the scenario into smaller ones that each exercise one wiring, or give fewer receivers and "
             + "posts; a chain of handlers nested hundreds deep is usually a loop that should end.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "ticker", "methods": {
                       "tick": [ { "increment": "ticks" }, { "invoke": { "object": "self", "method": "tick" } } ] } },
                   ↓{ "op": "invoke", "object": "ticker", "method": "tick", "site": "Ticker.swift:12" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "ticker", "methods": {
                       "tick": [ { "increment": "ticks" } ] } },
                   { "op": "invoke", "object": "ticker", "method": "tick" },
                   { "op": "invoke", "object": "ticker", "method": "tick" }
                 ]
-                """),
+                """)
         ])
 
     /// The replay and the explorer make these findings; a trace alone has no bound to report.

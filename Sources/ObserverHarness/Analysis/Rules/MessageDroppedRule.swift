@@ -12,7 +12,8 @@ struct MessageDroppedRule: Rule {
         fix: "Keep the loop body short (hand slow work to another task), raise bufferSize to the largest burst "
             + "the poster makes, or use addObserver(of:for:using:) when every message matters.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "open-loop", "registry": "center", "loop": "cartLoop", "owner": "badge", "typed": true,
@@ -24,10 +25,11 @@ struct MessageDroppedRule: Rule {
                   { "op": "run-loop", "loop": "cartLoop" },
                   { "op": "cancel-loop", "loop": "cartLoop" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "open-loop", "registry": "center", "loop": "cartLoop", "owner": "badge", "typed": true,
@@ -39,7 +41,7 @@ struct MessageDroppedRule: Rule {
                   { "op": "run-loop", "loop": "cartLoop" },
                   { "op": "cancel-loop", "loop": "cartLoop" }
                 ]
-                """),
+                """)
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
@@ -53,13 +55,15 @@ struct MessageDroppedRule: Rule {
             let drops = count == 1 ? "1 message" : "\(count) messages"
             // The step that overflowed the buffer is where the loop fell behind.
             let overflowStep = trace.step(of: first)
-            findings.append(finding(
-                "The message sequence of \(trace.quoted(loop.channel)) opened at \(siteText(trace, loop.site)) dropped "
-                    + "\(drops)\(postText): its buffer was full and its loop never saw them.",
-                registry: trace.registryName(loop.registry), channel: trace.string(loop.channel),
-                objects: loop.owner == 0 ? [trace.name(loop.loop)] : [trace.name(loop.owner), trace.name(loop.loop)],
-                step: overflowStep, site: trace.site(loop.site), location: trace.location(loop.site),
-                events: [loop.openSequence] + loop.drops.prefix(3)))
+            findings.append(
+                finding(
+                    "The message sequence of \(trace.quoted(loop.channel)) opened at \(siteText(trace, loop.site)) dropped "
+                        + "\(drops)\(postText): its buffer was full and its loop never saw them.",
+                    registry: trace.registryName(loop.registry), channel: trace.string(loop.channel),
+                    objects: loop.owner == 0
+                        ? [trace.name(loop.loop)] : [trace.name(loop.owner), trace.name(loop.loop)],
+                    step: overflowStep, site: trace.site(loop.site), location: trace.location(loop.site),
+                    events: [loop.openSequence] + loop.drops.prefix(3)))
         }
     }
 }

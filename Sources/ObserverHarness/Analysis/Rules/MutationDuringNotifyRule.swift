@@ -14,7 +14,8 @@ struct MutationDuringNotifyRule: Rule {
         fix: "Do not change the observer list from inside a notification: defer the change until delivery ends "
             + "(e.g. DispatchQueue.main.async), or enumerate a copy of the list.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "coordinator" },
                   { "op": "create", "object": "logger" },
@@ -23,10 +24,11 @@ struct MutationDuringNotifyRule: Rule {
                   { "op": "observe", "registry": "subject", "observer": "logger", "handler": [] },
                   ↓{ "op": "post", "registry": "subject" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "onboarding" },
                   { "op": "observe", "registry": "center", "observer": "onboarding", "channel": "FirstLaunch",
@@ -35,7 +37,8 @@ struct MutationDuringNotifyRule: Rule {
                   { "op": "post", "registry": "center", "channel": "FirstLaunch" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "coordinator" },
                   { "op": "create", "object": "logger" },
@@ -56,25 +59,32 @@ struct MutationDuringNotifyRule: Rule {
             // A removal that matched nothing changed nothing.
             if event.kind == .remove && event.registration == 0 { continue }
             guard let delivery = enclosingDelivery(in: event.registry, of: sequence, trace, memo: &enclosing),
-                  let post = trace.post(ofDelivery: delivery) else {
+                let post = trace.post(ofDelivery: delivery)
+            else {
                 if let runningLoop { checkBetweenDeliveries(sequence, of: runningLoop, trace, into: &findings) }
                 continue
             }
             let deliveryEvent = trace.events[delivery]
             let info = trace.registryInfo(event.registry)
             if info.kind == .notificationCenter, event.kind == .remove,
-               event.registration == deliveryEvent.registration { continue }
+                event.registration == deliveryEvent.registration
+            {
+                continue
+            }
             let verb = event.kind == .add ? "registered" : "removed"
             let target = event.object == 0 ? "an observer" : trace.describe(event.object)
-            let channelText = event.channel == 0 && event.flags.contains(.allChannels) ? "" : " for \(trace.quoted(event.channel))"
-            findings.append(finding(
-                "While \(info.name) was delivering \(notification(post.channel, trace)) (posted at \(siteText(trace, post.site))), "
-                    + "the handler of \(trace.describe(deliveryEvent.object)) \(verb) \(target)\(channelText) at "
-                    + "\(siteText(trace, event.site)).",
-                registry: info.name, channel: trace.string(post.channel),
-                objects: [trace.name(deliveryEvent.object)] + (event.object == 0 || event.object == deliveryEvent.object ? [] : [trace.name(event.object)]),
-                step: trace.step(of: sequence), site: trace.site(event.site), location: trace.location(event.site),
-                events: [post.sequence, delivery, sequence]))
+            let channelText =
+                event.channel == 0 && event.flags.contains(.allChannels) ? "" : " for \(trace.quoted(event.channel))"
+            findings.append(
+                finding(
+                    "While \(info.name) was delivering \(notification(post.channel, trace)) (posted at \(siteText(trace, post.site))), "
+                        + "the handler of \(trace.describe(deliveryEvent.object)) \(verb) \(target)\(channelText) at "
+                        + "\(siteText(trace, event.site)).",
+                    registry: info.name, channel: trace.string(post.channel),
+                    objects: [trace.name(deliveryEvent.object)]
+                        + (event.object == 0 || event.object == deliveryEvent.object ? [] : [trace.name(event.object)]),
+                    step: trace.step(of: sequence), site: trace.site(event.site), location: trace.location(event.site),
+                    events: [post.sequence, delivery, sequence]))
         }
     }
 
@@ -83,21 +93,24 @@ struct MutationDuringNotifyRule: Rule {
     /// reference to an observer. A hand-written list enumerated in place
     /// breaks on it ("was mutated while being enumerated"). NotificationCenter
     /// is built for an observer removing itself as it deallocates.
-    private func checkBetweenDeliveries(_ sequence: Int, of post: TraceIndex.PostRecord, _ trace: TraceIndex,
-                                        into findings: inout [Finding]) {
+    private func checkBetweenDeliveries(
+        _ sequence: Int, of post: TraceIndex.PostRecord, _ trace: TraceIndex,
+        into findings: inout [Finding]
+    ) {
         let event = trace.events[sequence]
         let info = trace.registryInfo(event.registry)
         if info.kind == .notificationCenter, event.kind == .remove { return }
         let verb = event.kind == .add ? "registered" : "removed"
         let target = event.object == 0 ? "an observer" : trace.describe(event.object)
-        findings.append(finding(
-            "While \(info.name) was delivering \(notification(post.channel, trace)) (posted at \(siteText(trace, post.site))), "
-                + "\(target) was \(verb) at \(siteText(trace, event.site)) between two of its deliveries, "
-                + "typically by a deinit that ran when a handler dropped the last reference to an observer.",
-            registry: info.name, channel: trace.string(post.channel),
-            objects: event.object == 0 ? [] : [trace.name(event.object)],
-            step: trace.step(of: sequence), site: trace.site(event.site), location: trace.location(event.site),
-            events: [post.sequence, sequence]))
+        findings.append(
+            finding(
+                "While \(info.name) was delivering \(notification(post.channel, trace)) (posted at \(siteText(trace, post.site))), "
+                    + "\(target) was \(verb) at \(siteText(trace, event.site)) between two of its deliveries, "
+                    + "typically by a deinit that ran when a handler dropped the last reference to an observer.",
+                registry: info.name, channel: trace.string(post.channel),
+                objects: event.object == 0 ? [] : [trace.name(event.object)],
+                step: trace.step(of: sequence), site: trace.site(event.site), location: trace.location(event.site),
+                events: [post.sequence, sequence]))
     }
 
     /// `"Name"`, or "a notification" for a subject's unnamed `notify`.
@@ -110,8 +123,10 @@ struct MutationDuringNotifyRule: Rule {
     /// Every cause on the way up has the same answer, which `memo` keeps (by
     /// cause and registry; -1 for none): thousands of changes made deep in one
     /// chain of causes walk it once, not once each.
-    private func enclosingDelivery(in registry: UInt32, of sequence: Int, _ trace: TraceIndex,
-                                   memo: inout [UInt64: Int]) -> Int? {
+    private func enclosingDelivery(
+        in registry: UInt32, of sequence: Int, _ trace: TraceIndex,
+        memo: inout [UInt64: Int]
+    ) -> Int? {
         var cause = trace.events[sequence].cause
         var visited: [UInt64] = []
         var result: Int?

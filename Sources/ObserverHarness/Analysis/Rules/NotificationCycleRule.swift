@@ -13,7 +13,8 @@ struct NotificationCycleRule: Rule {
         fix: "Break the loop: don't re-post the notification you are handling, or only post when the value "
             + "actually changed.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "form" },
                   { "op": "create", "object": "preview" },
@@ -24,10 +25,11 @@ struct NotificationCycleRule: Rule {
                       { "post": { "registry": "center", "channel": "TextChanged", "site": "Preview.swift:31" } } ] },
                   ↓{ "op": "post", "registry": "center", "channel": "TextChanged" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "form" },
                   { "op": "create", "object": "preview" },
@@ -37,7 +39,7 @@ struct NotificationCycleRule: Rule {
                     "handler": [ { "increment": "renders" } ] },
                   { "op": "post", "registry": "center", "channel": "TextChanged" }
                 ]
-                """),
+                """)
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
@@ -53,12 +55,13 @@ struct NotificationCycleRule: Rule {
             receivers.reverse()
             let names = receivers.map { trace.name($0) }
             let loop = names.isEmpty ? "" : " through \(names.joined(separator: ", "))"
-            findings.append(finding(
-                "Handlers re-posted \(trace.quoted(event.channel))\(loop) in a loop: deliveries nested more than "
-                    + "\(Self.depthBound) levels deep (posted at \(siteText(trace, event.site))).",
-                registry: trace.registryName(event.registry), channel: trace.string(event.channel),
-                objects: names, step: trace.step(of: sequence), site: trace.site(event.site),
-                location: trace.location(event.site), events: [sequence]))
+            findings.append(
+                finding(
+                    "Handlers re-posted \(trace.quoted(event.channel))\(loop) in a loop: deliveries nested more than "
+                        + "\(Self.depthBound) levels deep (posted at \(siteText(trace, event.site))).",
+                    registry: trace.registryName(event.registry), channel: trace.string(event.channel),
+                    objects: names, step: trace.step(of: sequence), site: trace.site(event.site),
+                    location: trace.location(event.site), events: [sequence]))
         }
     }
 }

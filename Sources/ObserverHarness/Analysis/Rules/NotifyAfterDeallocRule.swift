@@ -14,7 +14,8 @@ struct NotifyAfterDeallocRule: Rule {
         fix: "Remove the registration before the observer deallocates (in deinit or when it stops listening), "
             + "or hold the observer weakly.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "view" },
                   { "op": "observe", "registry": "subject", "observer": "view", "hold": "unowned", "handler": [],
@@ -23,7 +24,8 @@ struct NotifyAfterDeallocRule: Rule {
                   ↓{ "op": "post", "registry": "subject", "site": "Model.swift:5" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "table" },
                   { "op": "create", "object": "dataSource", "methods": { "numberOfRows": [] } },
@@ -35,7 +37,8 @@ struct NotifyAfterDeallocRule: Rule {
                 """),
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "view" },
                   { "op": "observe", "registry": "subject", "observer": "view", "hold": "unowned", "handler": [] },
@@ -44,7 +47,8 @@ struct NotifyAfterDeallocRule: Rule {
                   { "op": "post", "registry": "subject" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "table" },
                   { "op": "create", "object": "dataSource", "methods": { "numberOfRows": [] } },
@@ -68,14 +72,17 @@ struct NotifyAfterDeallocRule: Rule {
             let message: String
             let fix: String?
             if registration.isDelegate {
-                message = "\(trace.describe(registration.sender)) called \(trace.quoted(channel)) on its delegate "
+                message =
+                    "\(trace.describe(registration.sender)) called \(trace.quoted(channel)) on its delegate "
                     + "\(trace.describe(observer)) after the delegate deallocated\(times): the slot "
                     + "\(registry) holds it \(registration.hold.rawValue) (set at \(siteText(trace, registration.site)))."
-                fix = "Declare the delegate `weak` (it then reads nil once the delegate is gone), or set it to nil "
+                fix =
+                    "Declare the delegate `weak` (it then reads nil once the delegate is gone), or set it to nil "
                     + "before the delegate deallocates."
             } else {
                 let what = registration.anyChannel ? "A notification" : trace.quoted(channel)
-                message = "\(what) was delivered to \(trace.describe(observer)) after it deallocated\(times): "
+                message =
+                    "\(what) was delivered to \(trace.describe(observer)) after it deallocated\(times): "
                     + "its registration in \(registry) at \(siteText(trace, registration.site)) holds it "
                     + "\(registration.hold.rawValue) and was never removed."
                 fix = nil
@@ -83,12 +90,13 @@ struct NotifyAfterDeallocRule: Rule {
             var events = [registration.addSequence]
             if let deallocation { events.append(deallocation) }
             events += dead
-            findings.append(finding(
-                message, registry: registry,
-                channel: registration.anyChannel && !registration.isDelegate ? nil : trace.string(channel),
-                objects: [trace.name(observer)], step: trace.step(of: first),
-                site: trace.site(registration.site), location: trace.location(registration.site),
-                events: events, fix: fix))
+            findings.append(
+                finding(
+                    message, registry: registry,
+                    channel: registration.anyChannel && !registration.isDelegate ? nil : trace.string(channel),
+                    objects: [trace.name(observer)], step: trace.step(of: first),
+                    site: trace.site(registration.site), location: trace.location(registration.site),
+                    events: events, fix: fix))
         }
     }
 }

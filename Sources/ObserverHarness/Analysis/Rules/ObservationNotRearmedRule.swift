@@ -17,7 +17,8 @@ struct ObservationNotRearmedRule: Rule {
         fix: "Re-arm synchronously at the start of onChange (call the function that sets up the tracking "
             + "again, and read the new value there), or iterate `Observations`, which re-arms by itself.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "create", "object": "badge" },
@@ -27,10 +28,11 @@ struct ObservationNotRearmedRule: Rule {
                   { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 1 },
                   { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 2 }
                 ]
-                """, registries: #"{ "model": { "kind": "observable" } }"#),
+                """, registries: #"{ "model": { "kind": "observable" } }"#)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "create", "object": "badge" },
@@ -43,7 +45,7 @@ struct ObservationNotRearmedRule: Rule {
                   { "op": "release", "object": "badge" },
                   { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 2 }
                 ]
-                """, registries: #"{ "model": { "kind": "observable" } }"#),
+                """, registries: #"{ "model": { "kind": "observable" } }"#)
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
@@ -60,8 +62,9 @@ struct ObservationNotRearmedRule: Rule {
                 lastFire[key] = sequence
             case .observationChange where event.registration == 0:
                 guard let fire = lastFire[key], !isGone(event.object, at: sequence, trace),
-                      let arm = arms[trace.events[fire].registration],
-                      reported.insert(key).inserted else { continue }
+                    let arm = arms[trace.events[fire].registration],
+                    reported.insert(key).inserted
+                else { continue }
                 findings.append(report(arm: arm, fire: fire, change: sequence, trace))
             default:
                 break

@@ -13,7 +13,8 @@ struct ObservedObjectDeallocatedRule: Rule {
         fix: "Remove the observation before the observed object deallocates: in the observer's teardown, or in "
             + "the deinit of whoever owns both — before the observed object is released.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "player" },
                   { "op": "create", "object": "progressView" },
@@ -21,10 +22,11 @@ struct ObservedObjectDeallocatedRule: Rule {
                     "property": "currentTime", "handler": [], "site": "ProgressView.swift:31" },
                   ↓{ "op": "release", "object": "player" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "player" },
                   { "op": "create", "object": "progressView" },
@@ -34,33 +36,40 @@ struct ObservedObjectDeallocatedRule: Rule {
                     "property": "currentTime" },
                   { "op": "release", "object": "player" }
                 ]
-                """),
+                """)
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         for registration in trace.registrationsInOrder {
             guard !registration.isDelegate, registration.sender != 0,
-                  let deallocation = trace.lifetimes[Int(registration.sender)].deallocSequence,
-                  registration.isActive(at: deallocation) else { continue }
+                let deallocation = trace.lifetimes[Int(registration.sender)].deallocSequence,
+                registration.isActive(at: deallocation)
+            else { continue }
             let info = trace.registryInfo(registration.registry)
             // An object observing itself is an observer registered on it: freed
             // still registered, it is this rule's, whatever the hold.
             let observesItself = registration.sender == registration.observer
             // A weakly held observer that is already gone no longer cares.
             if !observesItself, registration.hold == .weak, info.kind != .property,
-               trace.lifetimes[Int(registration.observer)].isDeallocated(at: deallocation) { continue }
+                trace.lifetimes[Int(registration.observer)].isDeallocated(at: deallocation)
+            {
+                continue
+            }
             let observer = observesItself ? "it" : trace.describe(registration.observer)
-            let what = info.kind == .property
+            let what =
+                info.kind == .property
                 ? "\(observer) still observed its \(trace.quoted(registration.channel))"
                 : "\(observer) still observed \(registration.anyChannel ? "its notifications" : trace.quoted(registration.channel)) from \(observesItself ? "itself" : "it")"
-            findings.append(finding(
-                "\(trace.describe(registration.sender)) deallocated while \(what) in \(info.name) "
-                    + "(added at \(siteText(trace, registration.site)))",
-                registry: info.name, channel: registration.anyChannel ? nil : trace.string(registration.channel),
-                objects: observesItself ? [trace.name(registration.sender)]
-                    : [trace.name(registration.sender), trace.name(registration.observer)],
-                step: trace.step(of: deallocation), site: trace.site(registration.site),
-                location: trace.location(registration.site), events: [registration.addSequence, deallocation]))
+            findings.append(
+                finding(
+                    "\(trace.describe(registration.sender)) deallocated while \(what) in \(info.name) "
+                        + "(added at \(siteText(trace, registration.site)))",
+                    registry: info.name, channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                    objects: observesItself
+                        ? [trace.name(registration.sender)]
+                        : [trace.name(registration.sender), trace.name(registration.observer)],
+                    step: trace.step(of: deallocation), site: trace.site(registration.site),
+                    location: trace.location(registration.site), events: [registration.addSequence, deallocation]))
         }
     }
 }

@@ -14,7 +14,8 @@ struct OrderingDependenceRule: Rule {
         fix: "Make each receiver independent of the others (no shared state written by one and read by another "
             + "during one post), or make the order explicit: one receiver that calls the others in sequence.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "session" },
                   { "op": "create", "object": "analytics" },
@@ -24,10 +25,11 @@ struct OrderingDependenceRule: Rule {
                     "handler": [ { "read": "user.id" } ] },
                   ↓{ "op": "post", "registry": "center", "channel": "Login", "payload": { "id": 42 } }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "session" },
                   { "op": "create", "object": "analytics" },
@@ -38,7 +40,7 @@ struct OrderingDependenceRule: Rule {
                   { "op": "post", "registry": "center", "channel": "Login", "payload": { "id": 42 } },
                   { "op": "post", "registry": "center", "channel": "SessionStarted" }
                 ]
-                """),
+                """)
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {}
@@ -50,25 +52,28 @@ struct OrderingDependenceRule: Rule {
         let more = divergence.differences.count > 3 ? " (and \(divergence.differences.count - 3) more)" : ""
         switch divergence.cause {
         case .deliveryOrder(let registry, let channel, let receivers, let reordered):
-            findings.append(finding(
-                "The outcome of one post of \"\(channel)\" depends on delivery order: "
-                    + "\(receivers.joined(separator: " then ")) gives one result, "
-                    + "\(reordered.joined(separator: " then ")) another: \(what)\(more).",
-                registry: registry, channel: channel, objects: receivers, step: divergence.step,
-                site: divergence.site, events: divergence.events))
+            findings.append(
+                finding(
+                    "The outcome of one post of \"\(channel)\" depends on delivery order: "
+                        + "\(receivers.joined(separator: " then ")) gives one result, "
+                        + "\(reordered.joined(separator: " then ")) another: \(what)\(more).",
+                    registry: registry, channel: channel, objects: receivers, step: divergence.step,
+                    site: divergence.site, events: divergence.events))
         case .interleaving(let first, let other):
             let step = divergence.step.map(String.init) ?? "?"
-            findings.append(finding(
-                "The outcome of the concurrent branches of step \(step) depends on their interleaving: "
-                    + "\(first) gives one result, \(other) another: \(what)\(more).",
-                step: divergence.step, site: divergence.site, events: divergence.events))
+            findings.append(
+                finding(
+                    "The outcome of the concurrent branches of step \(step) depends on their interleaving: "
+                        + "\(first) gives one result, \(other) another: \(what)\(more).",
+                    step: divergence.step, site: divergence.site, events: divergence.events))
         case .combined(let registry, let channel, let first, let other, let objects):
-            findings.append(finding(
-                "The outcome depends on two orders together, neither alone: "
-                    + "\(first.joined(separator: " and ")) give one result, "
-                    + "\(other.joined(separator: " and ")) another: \(what)\(more).",
-                registry: registry, channel: channel, objects: objects, step: divergence.step,
-                site: divergence.site, events: divergence.events))
+            findings.append(
+                finding(
+                    "The outcome depends on two orders together, neither alone: "
+                        + "\(first.joined(separator: " and ")) give one result, "
+                        + "\(other.joined(separator: " and ")) another: \(what)\(more).",
+                    registry: registry, channel: channel, objects: objects, step: divergence.step,
+                    site: divergence.site, events: divergence.events))
         }
     }
 }

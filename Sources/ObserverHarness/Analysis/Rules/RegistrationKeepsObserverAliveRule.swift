@@ -16,14 +16,16 @@ struct RegistrationKeepsObserverAliveRule: Rule {
         fix: "Hold observers weakly (a weak observer list, [weak self] in blocks, weak delegates), or remove the "
             + "registration when the observer is done — not in deinit, which never runs while the registry holds it.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "hud" },
                   { "op": "observe", "registry": "subject", "observer": "hud", "handler": [], "site": "HUD.swift:22" },
                   ↓{ "op": "release", "object": "hud", "site": "Game.swift:90" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "downloader" },
                   { "op": "create", "object": "screen" },
@@ -34,7 +36,8 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                 """),
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "hud" },
                   { "op": "observe", "registry": "subject", "observer": "hud", "handler": [] },
@@ -42,7 +45,8 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                   { "op": "release", "object": "hud" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "game" },
                   { "op": "create", "object": "hud" },
@@ -60,7 +64,8 @@ struct RegistrationKeepsObserverAliveRule: Rule {
         var holdersByObserver: [UInt32: [TraceIndex.RegistrationRecord]] = [:]
         for registration in trace.registrationsInOrder {
             guard registration.hold == .strong,
-                  registration.removeSequence == nil else { continue }
+                registration.removeSequence == nil
+            else { continue }
             // A strong delegate slot holds only while its owner is alive.
             if registration.isDelegate, trace.lifetimes[Int(registration.sender)].deallocSequence != nil { continue }
             holdersByObserver[registration.observer, default: []].append(registration)
@@ -68,23 +73,26 @@ struct RegistrationKeepsObserverAliveRule: Rule {
         for observer in holdersByObserver.keys.sorted() {
             let lifetime = trace.lifetimes[Int(observer)]
             guard let released = lifetime.releaseSequence, lifetime.deallocSequence == nil,
-                  !reachable.contains(observer),
-                  let holders = holdersByObserver[observer]?.filter({ $0.addSequence < end }), let first = holders.first
+                !reachable.contains(observer),
+                let holders = holdersByObserver[observer]?.filter({ $0.addSequence < end }), let first = holders.first
             else { continue }
-            let what = first.isDelegate
+            let what =
+                first.isDelegate
                 ? "the \(trace.registryName(first.registry)) slot of \(trace.describe(first.sender)) "
                     + "(set at \(siteText(trace, first.site))) holds it strongly"
                 : "its registration\(trace.forChannel(first)) in "
                     + "\(trace.registryName(first.registry)) (added at \(siteText(trace, first.site))) holds it "
                     + "strongly and was never removed"
-            let more = holders.count > 1 ? " (and \(holders.count - 1) more registration\(holders.count > 2 ? "s" : ""))" : ""
-            findings.append(finding(
-                "\(trace.describe(observer)) was released but is still alive: \(what)\(more).",
-                registry: trace.registryName(first.registry),
-                channel: first.isDelegate || first.anyChannel ? nil : trace.string(first.channel),
-                objects: [trace.name(observer)], step: trace.step(of: released),
-                site: trace.site(first.site), location: trace.location(first.site),
-                events: holders.map(\.addSequence) + [released]))
+            let more =
+                holders.count > 1 ? " (and \(holders.count - 1) more registration\(holders.count > 2 ? "s" : ""))" : ""
+            findings.append(
+                finding(
+                    "\(trace.describe(observer)) was released but is still alive: \(what)\(more).",
+                    registry: trace.registryName(first.registry),
+                    channel: first.isDelegate || first.anyChannel ? nil : trace.string(first.channel),
+                    objects: [trace.name(observer)], step: trace.step(of: released),
+                    site: trace.site(first.site), location: trace.location(first.site),
+                    events: holders.map(\.addSequence) + [released]))
         }
     }
 
@@ -93,16 +101,19 @@ struct RegistrationKeepsObserverAliveRule: Rule {
     private func checkPinnedLeaks(_ trace: TraceIndex, into findings: inout [Finding]) {
         for pinned in trace.pinnedLeaks {
             guard let released = trace.lifetimes[Int(pinned.object)].releaseSequence,
-                  let registration = trace.registrationsInOrder.first(where: { $0.observer == pinned.token && $0.tokenForm })
+                let registration = trace.registrationsInOrder.first(where: {
+                    $0.observer == pinned.token && $0.tokenForm
+                })
             else { continue }
-            findings.append(finding(
-                "\(trace.describe(pinned.object)) was released but is still alive: "
-                    + Self.pinnedLeakText(trace, registration) + ".",
-                registry: trace.registryName(registration.registry),
-                channel: registration.anyChannel ? nil : trace.string(registration.channel),
-                objects: [trace.name(pinned.object)], step: trace.step(of: released),
-                site: trace.site(registration.site), location: trace.location(registration.site),
-                events: [registration.addSequence, released]))
+            findings.append(
+                finding(
+                    "\(trace.describe(pinned.object)) was released but is still alive: "
+                        + Self.pinnedLeakText(trace, registration) + ".",
+                    registry: trace.registryName(registration.registry),
+                    channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                    objects: [trace.name(pinned.object)], step: trace.step(of: released),
+                    site: trace.site(registration.site), location: trace.location(registration.site),
+                    events: [registration.addSequence, released]))
         }
     }
 

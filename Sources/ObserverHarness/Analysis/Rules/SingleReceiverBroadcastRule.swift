@@ -12,7 +12,8 @@ struct SingleReceiverBroadcastRule: Rule {
         fix: "Call the receiver directly, or through a delegate or closure its owner sets; keep notifications for "
             + "events any number of observers may care about.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "settings" },
                   { "op": "observe", "registry": "center", "observer": "settings", "channel": "ThemeChanged",
@@ -20,10 +21,11 @@ struct SingleReceiverBroadcastRule: Rule {
                   ↓{ "op": "post", "registry": "center", "channel": "ThemeChanged", "site": "ThemePicker.swift:30" },
                   { "op": "post", "registry": "center", "channel": "ThemeChanged", "site": "ThemePicker.swift:44" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "settings" },
                   { "op": "create", "object": "navigationBar" },
@@ -34,7 +36,7 @@ struct SingleReceiverBroadcastRule: Rule {
                   { "op": "post", "registry": "center", "channel": "ThemeChanged" },
                   { "op": "post", "registry": "center", "channel": "ThemeChanged" }
                 ]
-                """),
+                """)
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
@@ -44,16 +46,20 @@ struct SingleReceiverBroadcastRule: Rule {
         // first cost a hash and an array append per post.)
         var channels = [ChannelState](repeating: ChannelState(), count: trace.channelCount)
         var order: [Int] = []
-        for post in trace.posts where post.kind == .post && trace.registryKind(post.registry) == .notificationCenter
-            && (looping.isEmpty || !looping.contains(post.sequence)) {
+        for post in trace.posts
+        where post.kind == .post && trace.registryKind(post.registry) == .notificationCenter
+            && (looping.isEmpty || !looping.contains(post.sequence))
+        {
             let key = post.channelKey
             if channels[key].posts.isEmpty { order.append(key) }
             channels[key].posts.append(post.sequence)
             guard channels[key].single else { continue }
             guard post.deliveries.count == 1, case let delivery = trace.events[post.deliveries[0]],
-                  delivery.kind == .deliver, let registration = trace.registration(delivery.registration),
-                  // A typed message is a declared message type, not a notification name to reuse.
-                  !registration.anyChannel, !registration.typedMessage, channels[key].receiver.map({ $0 == delivery.object }) ?? true else {
+                delivery.kind == .deliver, let registration = trace.registration(delivery.registration),
+                // A typed message is a declared message type, not a notification name to reuse.
+                !registration.anyChannel, !registration.typedMessage,
+                channels[key].receiver.map({ $0 == delivery.object }) ?? true
+            else {
                 channels[key].single = false
                 continue
             }
@@ -63,13 +69,15 @@ struct SingleReceiverBroadcastRule: Rule {
             let channel = channels[key]
             guard channel.posts.count >= 2, channel.single, let receiver = channel.receiver else { continue }
             let first = trace.events[channel.posts[0]]
-            findings.append(finding(
-                "Every post of \(trace.quoted(first.channel)) (\(channel.posts.count) posts, the first at "
-                    + "\(siteText(trace, first.site))) reached exactly one receiver, \(trace.describe(receiver)): "
-                    + "a notification used as a one-to-one call.",
-                registry: trace.registryName(first.registry), channel: trace.string(first.channel),
-                objects: [trace.name(receiver)], step: trace.step(of: channel.posts[0]), site: trace.site(first.site),
-                location: trace.location(first.site), events: channel.posts))
+            findings.append(
+                finding(
+                    "Every post of \(trace.quoted(first.channel)) (\(channel.posts.count) posts, the first at "
+                        + "\(siteText(trace, first.site))) reached exactly one receiver, \(trace.describe(receiver)): "
+                        + "a notification used as a one-to-one call.",
+                    registry: trace.registryName(first.registry), channel: trace.string(first.channel),
+                    objects: [trace.name(receiver)], step: trace.step(of: channel.posts[0]),
+                    site: trace.site(first.site),
+                    location: trace.location(first.site), events: channel.posts))
         }
     }
 

@@ -11,7 +11,8 @@ struct UnbalancedRemovalRule: Rule {
             """,
         fix: "Remove exactly what was added: keep block-registration tokens and remove those; remove once.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
@@ -20,7 +21,8 @@ struct UnbalancedRemovalRule: Rule {
                   ↓{ "op": "remove", "registry": "center", "observer": "screen", "site": "Screen.swift:60" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout", "handler": [] },
@@ -30,7 +32,8 @@ struct UnbalancedRemovalRule: Rule {
                 """),
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "screen" },
                   { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
@@ -38,7 +41,7 @@ struct UnbalancedRemovalRule: Rule {
                     "handler": [] },
                   { "op": "remove", "registry": "center", "token": "logoutToken" }
                 ]
-                """),
+                """)
         ])
 
     private struct Key: Hashable { let registry: UInt32, observer: UInt32 }
@@ -66,7 +69,8 @@ struct UnbalancedRemovalRule: Rule {
             let observer = event.object
             let registryName = trace.registryName(event.registry)
             // A removal by token names no channel unless one was given with it.
-            let namesNoChannel = event.flags.contains(.allChannels)
+            let namesNoChannel =
+                event.flags.contains(.allChannels)
                 || (event.flags.contains(.byToken) && event.channel == 0)
             let channel = namesNoChannel ? nil : event.channel
             let what = channel.map { " for \(trace.quoted($0))" } ?? ""
@@ -76,30 +80,37 @@ struct UnbalancedRemovalRule: Rule {
             let history = (byObserver[Key(registry: event.registry, observer: observer)] ?? []).filter {
                 $0.addSequence < sequence && (channel == nil || $0.channel == channel)
             }
-            if event.flags.contains(.byToken), let earlier = history.first(where: { ($0.removeSequence ?? .max) < sequence }) {
-                reason = "the token was already removed at \(siteText(trace, trace.events[earlier.removeSequence!].site))"
+            if event.flags.contains(.byToken),
+                let earlier = history.first(where: { ($0.removeSequence ?? .max) < sequence })
+            {
+                reason =
+                    "the token was already removed at \(siteText(trace, trace.events[earlier.removeSequence!].site))"
                     + " (Foundation on Linux may remove a newer registration that reuses the token's internal key)"
                 fix = "Remove a token once; set the stored token to nil after removing it."
             } else if let block = history.first(where: { $0.tokenForm && $0.isActive(at: sequence) }) {
-                reason = "its registration at \(siteText(trace, block.site)) is the block form, which only removing "
+                reason =
+                    "its registration at \(siteText(trace, block.site)) is the block form, which only removing "
                     + "its token ends, so it is still registered"
                 fix = "Keep the token that addObserver(forName:object:queue:using:) returned and remove that token."
             } else if let earlier = history.last(where: { ($0.removeSequence ?? .max) < sequence }) {
                 reason = "it was already removed at \(siteText(trace, trace.events[earlier.removeSequence!].site))"
                 fix = "Remove once: track whether the observer is registered, or remove in exactly one place."
             } else if history.isEmpty, event.flags.contains(.byToken),
-                      let home = tokenRegistry[observer], home != event.registry {
-                reason = "the token belongs to \(trace.registryName(home)), another center (Foundation on Linux "
+                let home = tokenRegistry[observer], home != event.registry
+            {
+                reason =
+                    "the token belongs to \(trace.registryName(home)), another center (Foundation on Linux "
                     + "removes this center's registration that happens to share the token's internal key instead)"
                 fix = "Remove a token from the center that returned it."
             } else if history.isEmpty {
                 reason = "it was never registered here"
             }
-            findings.append(finding(
-                "Removing \(who)\(what) from \(registryName) at \(siteText(trace, event.site)) did nothing: \(reason).",
-                registry: registryName, channel: channel.map { trace.string($0) },
-                objects: observer == 0 ? [] : [trace.name(observer)], step: trace.step(of: sequence),
-                site: trace.site(event.site), location: trace.location(event.site), events: [sequence], fix: fix))
+            findings.append(
+                finding(
+                    "Removing \(who)\(what) from \(registryName) at \(siteText(trace, event.site)) did nothing: \(reason).",
+                    registry: registryName, channel: channel.map { trace.string($0) },
+                    objects: observer == 0 ? [] : [trace.name(observer)], step: trace.step(of: sequence),
+                    site: trace.site(event.site), location: trace.location(event.site), events: [sequence], fix: fix))
         }
     }
 }

@@ -10,16 +10,18 @@ struct UnobservedPostRule: Rule {
             """,
         fix: "Register observers before the first post, check the name and sender filter, or remove the post.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "uploader" },
                   ↓{ "op": "post", "registry": "center", "channel": "UploadFinished", "sender": "uploader",
                     "site": "Uploader.swift:88" }
                 ]
-                """),
+                """)
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "uploader" },
                   { "op": "create", "object": "gallery" },
@@ -27,7 +29,7 @@ struct UnobservedPostRule: Rule {
                     "handler": [] },
                   { "op": "post", "registry": "center", "channel": "UploadFinished", "sender": "uploader" }
                 ]
-                """),
+                """)
         ])
 
     private struct Channel: Hashable { let registry: UInt32, channel: UInt32 }
@@ -48,16 +50,17 @@ struct UnobservedPostRule: Rule {
         let typos = Set(ChannelNameTypoRule.typoPairs(trace).map { Channel(registry: $0.registry, channel: $0.posted) })
         for channelKey in order {
             guard let posts = unreceived[channelKey], let first = posts.first,
-                  case let key = Channel(registry: first.registry, channel: first.channel), !typos.contains(key)
+                case let key = Channel(registry: first.registry, channel: first.channel), !typos.contains(key)
             else { continue }
             let total = totals[channelKey]
             let count = total == 1 ? "was posted" : "was posted \(total) times and \(posts.count) of those posts"
-            findings.append(finding(
-                "\(trace.quoted(key.channel)) \(count) at \(siteText(trace, first.site)) "
-                    + "\(total == 1 ? "but no registration received it" : "reached no registration").",
-                registry: trace.registryName(key.registry), channel: trace.string(key.channel),
-                step: trace.step(of: first.sequence), site: trace.site(first.site),
-                location: trace.location(first.site), events: posts.map(\.sequence)))
+            findings.append(
+                finding(
+                    "\(trace.quoted(key.channel)) \(count) at \(siteText(trace, first.site)) "
+                        + "\(total == 1 ? "but no registration received it" : "reached no registration").",
+                    registry: trace.registryName(key.registry), channel: trace.string(key.channel),
+                    step: trace.step(of: first.sequence), site: trace.site(first.site),
+                    location: trace.location(first.site), events: posts.map(\.sequence)))
         }
     }
 }

@@ -15,7 +15,8 @@ struct ValueObjectFilterRule: Rule {
         fix: "Filter on an object (the sender instance itself), or post the value in userInfo and check it "
             + "inside the handler.",
         triggering: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   ↓{ "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
@@ -23,7 +24,8 @@ struct ValueObjectFilterRule: Rule {
                   { "op": "remove", "registry": "center", "token": "badgeToken" }
                 ]
                 """),
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "badge" },
                   { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
@@ -34,7 +36,8 @@ struct ValueObjectFilterRule: Rule {
                 """),
         ],
         clean: [
-            RuleExample("""
+            RuleExample(
+                """
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "create", "object": "badge" },
@@ -44,47 +47,55 @@ struct ValueObjectFilterRule: Rule {
                     "payload": { "id": "cart-1" } },
                   { "op": "remove", "registry": "center", "token": "badgeToken" }
                 ]
-                """),
+                """)
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         var reported = Set<Key>()
         for registration in trace.registrationsInOrder where !registration.isDelegate {
-            report(.registration, sequence: registration.addSequence, registry: registration.registry,
-                   sender: registration.sender, site: registration.site, trace, &reported, &findings)
+            report(
+                .registration, sequence: registration.addSequence, registry: registration.registry,
+                sender: registration.sender, site: registration.site, trace, &reported, &findings)
         }
         for post in trace.posts where post.kind == .post {
-            report(.post, sequence: post.sequence, registry: post.registry, sender: post.sender, site: post.site,
-                   trace, &reported, &findings)
+            report(
+                .post, sequence: post.sequence, registry: post.registry, sender: post.sender, site: post.site,
+                trace, &reported, &findings)
         }
         for sequence in trace.removals {
             let event = trace.events[sequence]
-            report(.removal, sequence: sequence, registry: event.registry, sender: event.subject, site: event.site,
-                   trace, &reported, &findings)
+            report(
+                .removal, sequence: sequence, registry: event.registry, sender: event.subject, site: event.site,
+                trace, &reported, &findings)
         }
     }
 
     private enum Use: String { case registration, post, removal }
     private struct Key: Hashable { let use: Use, site: UInt32 }
 
-    private func report(_ use: Use, sequence: Int, registry: UInt32, sender: UInt32, site: UInt32,
-                        _ trace: TraceIndex, _ reported: inout Set<Key>, _ findings: inout [Finding]) {
+    private func report(
+        _ use: Use, sequence: Int, registry: UInt32, sender: UInt32, site: UInt32,
+        _ trace: TraceIndex, _ reported: inout Set<Key>, _ findings: inout [Finding]
+    ) {
         guard sender != 0, trace.registryKind(registry) == .notificationCenter,
-              isBoxedValue(sender, trace),
-              reported.insert(Key(use: use, site: site)).inserted else { return }
-        let consequence = switch use {
-        case .registration: "the registration receives only posts that box to the very same object"
-        case .post: "only a registration whose filter boxed to the very same object receives it"
-        case .removal: "it removes only a registration whose filter boxed to the very same object"
-        }
+            isBoxedValue(sender, trace),
+            reported.insert(Key(use: use, site: site)).inserted
+        else { return }
+        let consequence =
+            switch use {
+            case .registration: "the registration receives only posts that box to the very same object"
+            case .post: "only a registration whose filter boxed to the very same object receives it"
+            case .removal: "it removes only a registration whose filter boxed to the very same object"
+            }
         let registryName = trace.registryName(registry)
-        findings.append(finding(
-            "The \(use.rawValue) at \(siteText(trace, site)) in \(registryName) gives the value "
-                + "\(trace.describe(sender)) as object:. Foundation boxes a value and compares the box's identity, "
-                + "so \(consequence): it matches only by accident.",
-            registry: registryName, channel: channel(of: sequence, trace), objects: [trace.name(sender)],
-            step: trace.step(of: sequence), site: trace.site(site), location: trace.location(site),
-            events: [sequence]))
+        findings.append(
+            finding(
+                "The \(use.rawValue) at \(siteText(trace, site)) in \(registryName) gives the value "
+                    + "\(trace.describe(sender)) as object:. Foundation boxes a value and compares the box's identity, "
+                    + "so \(consequence): it matches only by accident.",
+                registry: registryName, channel: channel(of: sequence, trace), objects: [trace.name(sender)],
+                step: trace.step(of: sequence), site: trace.site(site), location: trace.location(site),
+                events: [sequence]))
     }
 
     private func isBoxedValue(_ object: UInt32, _ trace: TraceIndex) -> Bool {

@@ -26,7 +26,8 @@ extension Scenario {
 
     /// Parses scenario JSON; `path` names the file in errors and default sites.
     public static func parse(_ bytes: [UInt8], path: String, limits: Limits = Limits()) throws(InputError) -> Scenario {
-        let input = try JSONInput(bytes, path: path, limits: .init(maxDepth: limits.maxDepth, maxBytes: limits.maxBytes))
+        let input = try JSONInput(
+            bytes, path: path, limits: .init(maxDepth: limits.maxDepth, maxBytes: limits.maxBytes))
         var parser = ScenarioParser(input: input, limits: limits)
         return try parser.scenario()
     }

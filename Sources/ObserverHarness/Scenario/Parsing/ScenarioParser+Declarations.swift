@@ -9,20 +9,24 @@ extension ScenarioParser {
             guard stepCount <= limits.maxSteps else {
                 throw error("more than \(limits.maxSteps) steps", at: node.offset)
             }
-            let kind = node["op"].flatMap { if case .string(let text) = $0.kind { StepKind(rawValue: text) } else { nil } }
+            let kind = node["op"].flatMap {
+                if case .string(let text) = $0.kind { StepKind(rawValue: text) } else { nil }
+            }
             if kind == .create, case .string(let name)? = node["object"]?.kind {
                 try declareObject(name, node)
             }
             if kind == .observe, let token = node["token"], case .string(let name) = token.kind {
                 guard declaredTokens.insert(name).inserted else {
-                    throw error("token \"\(name)\" is declared twice (each observe names its own token)",
-                                at: token.offset)
+                    throw error(
+                        "token \"\(name)\" is declared twice (each observe names its own token)",
+                        at: token.offset)
                 }
             }
             if kind == .openLoop, let loop = node["loop"], case .string(let name) = loop.kind {
                 guard declaredLoops.insert(name).inserted else {
-                    throw error("loop \"\(name)\" is declared twice (each open-loop names its own loop)",
-                                at: loop.offset)
+                    throw error(
+                        "loop \"\(name)\" is declared twice (each open-loop names its own loop)",
+                        at: loop.offset)
                 }
             }
             if case .array(let effects)? = node["handler"]?.kind { try declare(effects) }
@@ -58,8 +62,9 @@ extension JSONNode {
     /// parses as the step of the same name.
     func withOp(_ op: String) -> JSONNode {
         guard case .object(var members) = kind, !members.contains(where: { $0.key == "op" }) else { return self }
-        members.insert(JSONMember(key: "op", keyOffset: offset, value: JSONNode(kind: .string(op), offset: offset)),
-                       at: 0)
+        members.insert(
+            JSONMember(key: "op", keyOffset: offset, value: JSONNode(kind: .string(op), offset: offset)),
+            at: 0)
         return JSONNode(kind: .object(members), offset: offset)
     }
 }

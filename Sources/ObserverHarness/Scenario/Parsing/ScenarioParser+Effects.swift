@@ -12,9 +12,11 @@ extension ScenarioParser {
     }
 
     private func effect(_ node: JSONNode, selfAvailable: Bool, validator: inout NameValidator)
-        throws(InputError) -> Step {
+        throws(InputError) -> Step
+    {
         guard case .object(let members) = node.kind,
-              let first = members.first(where: { $0.key != "value" }) ?? members.first else {
+            let first = members.first(where: { $0.key != "value" }) ?? members.first
+        else {
             throw error("an effect must be an object such as {\"increment\": \"key\"}", at: node.offset)
         }
         let object = try fields(node, "an effect")
@@ -23,10 +25,12 @@ extension ScenarioParser {
             return try stateEffect(state, object)
         }
         guard let kind = StepKind(rawValue: first.key), kind.runsInHandlers else {
-            let names = StateEffectKind.allCases.map(\.rawValue)
+            let names =
+                StateEffectKind.allCases.map(\.rawValue)
                 + StepKind.allCases.filter { $0.runsInHandlers && $0 != .set }.map(\.rawValue)
-            throw error("unknown effect \"\(first.key)\" (expected "
-                        + names.dropLast().joined(separator: ", ") + " or \(names.last ?? ""))", at: first.keyOffset)
+            throw error(
+                "unknown effect \"\(first.key)\" (expected "
+                    + names.dropLast().joined(separator: ", ") + " or \(names.last ?? ""))", at: first.keyOffset)
         }
         try object.allowOnly([first.key])
         let context = Context.handler(selfAvailable: selfAvailable)
@@ -37,14 +41,17 @@ extension ScenarioParser {
             return try step(stepNode, context: context, validator: &validator)
         }
         guard kind.takesFieldsInHandlers, case .object = first.value.kind else {
-            let expected = kind.takesFieldsInHandlers ? "inside a handler takes the step's fields as an object"
-                                                      : "names an object"
+            let expected =
+                kind.takesFieldsInHandlers
+                ? "inside a handler takes the step's fields as an object"
+                : "names an object"
             throw error("\"\(first.key)\" \(expected)", at: first.value.offset)
         }
         // The key is the step's kind: an "op" inside may only repeat it.
         if let op = first.value["op"], case .string(let name) = op.kind, name != kind.rawValue {
-            throw error("\"op\": \"\(name)\" inside a \"\(kind.rawValue)\" effect: the effect's key names its step, "
-                        + "so drop \"op\" or write {\"\(name)\": {…}}", at: op.offset)
+            throw error(
+                "\"op\": \"\(name)\" inside a \"\(kind.rawValue)\" effect: the effect's key names its step, "
+                    + "so drop \"op\" or write {\"\(name)\": {…}}", at: op.offset)
         }
         return try step(first.value.withOp(kind.rawValue), context: context, validator: &validator)
     }
@@ -77,8 +84,9 @@ extension ScenarioParser {
                 throw error("{\"payload\": FIELD} names a payload field", at: members[0].value.offset)
             }
             guard inHandler else {
-                throw error("{\"payload\": …} reads the notification being handled, so it only works in a handler",
-                            at: node.offset)
+                throw error(
+                    "{\"payload\": …} reads the notification being handled, so it only works in a handler",
+                    at: node.offset)
             }
             return .payloadField(field)
         }

@@ -2,7 +2,8 @@
 /// `"typed"` flag of `observe` and `post` (Foundation's typed messages).
 extension ScenarioParser {
     func loopOpening(_ object: JSONFields, context: Context, validator: NameValidator)
-        throws(InputError) -> LoopOpening {
+        throws(InputError) -> LoopOpening
+    {
         let registry = try self.registry(object, kinds: [.notificationCenter], op: .openLoop)
         let loop = try object.requiredString("loop").value
         let owner = try optionalObjectName(object, "owner", context: context, validator: validator)
@@ -12,20 +13,26 @@ extension ScenarioParser {
         let bufferSize = try object.optionalCount("bufferSize")
         if let bufferSize {
             guard typed else {
-                throw error("\"bufferSize\" belongs to typed loops (messages(of:for:bufferSize:)); "
-                            + "notifications(named:) buffers without limit", at: object.keyOffset("bufferSize"))
+                throw error(
+                    "\"bufferSize\" belongs to typed loops (messages(of:for:bufferSize:)); "
+                        + "notifications(named:) buffers without limit", at: object.keyOffset("bufferSize"))
             }
-            guard bufferSize >= 1 else { throw error("\"bufferSize\" must be at least 1", at: object.keyOffset("bufferSize")) }
+            guard bufferSize >= 1 else {
+                throw error("\"bufferSize\" must be at least 1", at: object.keyOffset("bufferSize"))
+            }
         }
         let hold = try self.hold(object) ?? .weak
         guard hold != .unowned else {
-            throw error("a loop's \"hold\" is \"strong\" (its task captures self) or \"weak\"", at: object.keyOffset("hold"))
+            throw error(
+                "a loop's \"hold\" is \"strong\" (its task captures self) or \"weak\"", at: object.keyOffset("hold"))
         }
-        let handler = try object.node("handler").map { node throws(InputError) in
-            try self.handler(node, selfAvailable: owner != nil)
-        } ?? Handler(effects: [])
-        return LoopOpening(registry: registry.name, loop: loop, owner: owner, channel: channel, sender: sender,
-                           typed: typed, bufferSize: typed ? bufferSize ?? 10 : nil, hold: hold, handler: handler)
+        let handler =
+            try object.node("handler").map { node throws(InputError) in
+                try self.handler(node, selfAvailable: owner != nil)
+            } ?? Handler(effects: [])
+        return LoopOpening(
+            registry: registry.name, loop: loop, owner: owner, channel: channel, sender: sender,
+            typed: typed, bufferSize: typed ? bufferSize ?? 10 : nil, hold: hold, handler: handler)
     }
 
     func loop(_ object: JSONFields) throws(InputError) -> String {
@@ -41,15 +48,17 @@ extension ScenarioParser {
     func typedMessage(_ object: JSONFields, registry: RegistryKind, channel: String?) throws(InputError) -> Bool {
         guard let typed = try object.optionalBool("typed"), typed else { return false }
         guard registry == .notificationCenter else {
-            throw error("\"typed\" belongs to notification-center registries; this one is a \(registry.rawValue)",
-                        at: object.keyOffset("typed"))
+            throw error(
+                "\"typed\" belongs to notification-center registries; this one is a \(registry.rawValue)",
+                at: object.keyOffset("typed"))
         }
         guard channel != nil else {
             throw error("a typed message is named by its \"channel\" (the message type)", at: object.keyOffset("typed"))
         }
         if object.has("senderValue") {
-            throw error("a typed message's subject is an object (\"sender\"), not a value",
-                        at: object.keyOffset("senderValue"))
+            throw error(
+                "a typed message's subject is an object (\"sender\"), not a value",
+                at: object.keyOffset("senderValue"))
         }
         return true
     }

@@ -3,21 +3,24 @@
 /// equivalence): `"caf\u00e9"` and `"cafe\u0301"` are one name.
 extension ScenarioParser {
     func objectName(_ object: JSONFields, _ key: String, context: Context, validator: NameValidator)
-        throws(InputError) -> String {
+        throws(InputError) -> String
+    {
         let name = try object.requiredString(key)
         try checkName(name.value, at: name.offset, context: context, validator: validator)
         return name.value
     }
 
     func optionalObjectName(_ object: JSONFields, _ key: String, context: Context, validator: NameValidator)
-        throws(InputError) -> String? {
+        throws(InputError) -> String?
+    {
         guard let name = try object.optionalString(key) else { return nil }
         try checkName(name.value, at: name.offset, context: context, validator: validator)
         return name.value
     }
 
     private func checkName(_ name: String, at offset: Int, context: Context, validator: NameValidator)
-        throws(InputError) {
+        throws(InputError)
+    {
         switch context {
         case .topLevel:
             try validator.checkLive(name, at: offset, self)
@@ -40,14 +43,17 @@ extension ScenarioParser {
         return token.value
     }
 
-    func registry(_ object: JSONFields, kinds: Set<RegistryKind>, op: StepKind) throws(InputError) -> RegistryDeclaration {
+    func registry(_ object: JSONFields, kinds: Set<RegistryKind>, op: StepKind) throws(InputError)
+        -> RegistryDeclaration
+    {
         let name = try object.requiredString("registry")
         guard let registry = registries[name.value] else {
             throw error("unknown registry \"\(name.value)\"", at: name.offset)
         }
         guard kinds.contains(registry.kind) else {
-            throw error("\"\(op.rawValue)\" does not apply to \(registry.kind.rawValue) registry \"\(name.value)\"",
-                        at: name.offset)
+            throw error(
+                "\"\(op.rawValue)\" does not apply to \(registry.kind.rawValue) registry \"\(name.value)\"",
+                at: name.offset)
         }
         return registry
     }
@@ -61,8 +67,9 @@ struct NameValidator {
     mutating func create(_ name: String, at offset: Int, _ parser: ScenarioParser) throws(InputError) {
         guard name != "self" else { throw parser.error("\"self\" is reserved for handlers", at: offset) }
         guard !live.contains(name) else {
-            throw parser.error("object \"\(name)\" already exists (object names must be unique while alive)",
-                               at: offset)
+            throw parser.error(
+                "object \"\(name)\" already exists (object names must be unique while alive)",
+                at: offset)
         }
         live.insert(name)
         released.remove(name)

@@ -1,31 +1,36 @@
 /// `observe` and `remove`: what a registration listens to and how it ends.
 extension ScenarioParser {
     func observation(_ object: JSONFields, context: Context, validator: NameValidator)
-        throws(InputError) -> Observation {
-        let registry = try self.registry(object, kinds: [.notificationCenter, .subject, .property, .observable],
-                                         op: .observe)
+        throws(InputError) -> Observation
+    {
+        let registry = try self.registry(
+            object, kinds: [.notificationCenter, .subject, .property, .observable],
+            op: .observe)
         let observer = try objectName(object, "observer", context: context, validator: validator)
         var channel: String?
         var sender: String?
         if registry.kind == .observable {
             // withObservationTracking: no handle to keep, no hold to choose, no removal.
             for key in ["token", "hold"] where object.has(key) {
-                throw error("an observable registry's observation is one-shot; it takes no \"\(key)\"",
-                            at: object.keyOffset(key))
+                throw error(
+                    "an observable registry's observation is one-shot; it takes no \"\(key)\"",
+                    at: object.keyOffset(key))
             }
         }
         switch registry.kind {
         case .property, .observable:
             for key in ["channel", "sender"] where object.has(key) {
-                throw error("a property registry observes \"object\" + \"property\", not \"\(key)\"",
-                            at: object.keyOffset(key))
+                throw error(
+                    "a property registry observes \"object\" + \"property\", not \"\(key)\"",
+                    at: object.keyOffset(key))
             }
             sender = try objectName(object, "object", context: context, validator: validator)
             channel = try object.requiredString("property").value
         default:
             for key in ["object", "property"] where object.has(key) {
-                throw error("\"\(key)\" belongs to property registries; this one is a \(registry.kind.rawValue)",
-                            at: object.keyOffset(key))
+                throw error(
+                    "\"\(key)\" belongs to property registries; this one is a \(registry.kind.rawValue)",
+                    at: object.keyOffset(key))
             }
             channel = try object.optionalString("channel")?.value
             if registry.kind == .subject { channel = channel ?? "" }
@@ -50,9 +55,10 @@ extension ScenarioParser {
         }
         let token = try object.optionalString("token")?.value
         let typed = try typedMessage(object, registry: registry.kind, channel: channel)
-        return Observation(registry: registry.name, observer: observer, channel: channel, sender: sender,
-                           response: response, hold: try hold(object), token: token,
-                           senderValue: try senderValue(object, registry: registry.kind), typed: typed)
+        return Observation(
+            registry: registry.name, observer: observer, channel: channel, sender: sender,
+            response: response, hold: try hold(object), token: token,
+            senderValue: try senderValue(object, registry: registry.kind), typed: typed)
     }
 
     func removal(_ object: JSONFields, context: Context, validator: NameValidator) throws(InputError) -> Removal {
@@ -61,8 +67,9 @@ extension ScenarioParser {
             for key in ["observer", "channel", "sender", "senderValue", "object", "property"] where object.has(key) {
                 throw error("remove by \"token\" or by \"observer\", not both", at: object.keyOffset(key))
             }
-            return Removal(registry: registry.name, token: try token(object), observer: nil, channel: nil,
-                           channelGiven: false, sender: nil)
+            return Removal(
+                registry: registry.name, token: try token(object), observer: nil, channel: nil,
+                channelGiven: false, sender: nil)
         }
         guard object.has("observer") else {
             throw error("\"remove\" needs a \"token\" or an \"observer\"", at: object.offset)
@@ -70,22 +77,25 @@ extension ScenarioParser {
         let observer = try objectName(object, "observer", context: context, validator: validator)
         if registry.kind == .property {
             for key in ["channel", "sender"] where object.has(key) {
-                throw error("a property registry removes by \"object\" + \"property\", not \"\(key)\"",
-                            at: object.keyOffset(key))
+                throw error(
+                    "a property registry removes by \"object\" + \"property\", not \"\(key)\"",
+                    at: object.keyOffset(key))
             }
             let target = try optionalObjectName(object, "object", context: context, validator: validator)
             let property = try object.optionalString("property")?.value
-            return Removal(registry: registry.name, token: nil, observer: observer, channel: property,
-                           channelGiven: property != nil, sender: target)
+            return Removal(
+                registry: registry.name, token: nil, observer: observer, channel: property,
+                channelGiven: property != nil, sender: target)
         }
         for key in ["object", "property"] where object.has(key) {
             throw error("\"\(key)\" belongs to property registries", at: object.keyOffset(key))
         }
         let channel = try object.optionalString("channel")?.value
-        return Removal(registry: registry.name, token: nil, observer: observer, channel: channel,
-                       channelGiven: channel != nil,
-                       sender: try optionalObjectName(object, "sender", context: context, validator: validator),
-                       senderValue: try senderValue(object, registry: registry.kind))
+        return Removal(
+            registry: registry.name, token: nil, observer: observer, channel: channel,
+            channelGiven: channel != nil,
+            sender: try optionalObjectName(object, "sender", context: context, validator: validator),
+            senderValue: try senderValue(object, registry: registry.kind))
     }
 
     /// `senderValue`: a value (string, number, boolean, list, object) given
@@ -93,12 +103,14 @@ extension ScenarioParser {
     func senderValue(_ object: JSONFields, registry: RegistryKind) throws(InputError) -> JSONValue? {
         guard let node = object.node("senderValue") else { return nil }
         guard registry == .notificationCenter else {
-            throw error("\"senderValue\" belongs to notification-center registries; this one is a \(registry.rawValue)",
-                        at: object.keyOffset("senderValue"))
+            throw error(
+                "\"senderValue\" belongs to notification-center registries; this one is a \(registry.rawValue)",
+                at: object.keyOffset("senderValue"))
         }
         if object.has("sender") {
-            throw error("give \"sender\" (an object) or \"senderValue\" (a value), not both",
-                        at: object.keyOffset("senderValue"))
+            throw error(
+                "give \"sender\" (an object) or \"senderValue\" (a value), not both",
+                at: object.keyOffset("senderValue"))
         }
         if node.value.isNull {
             throw error("\"senderValue\" must be a value; leave it out for no sender", at: node.offset)

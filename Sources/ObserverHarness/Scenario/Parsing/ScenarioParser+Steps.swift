@@ -18,7 +18,8 @@ extension ScenarioParser {
         guard let kind = StepKind(rawValue: op.value) else {
             throw error("unknown op \"\(op.value)\"", at: op.offset)
         }
-        try object.allowOnly(kind.fields.union(StepIsolation.ops.contains(kind) ? ["op", "site", "isolation"] : ["op", "site"]))
+        try object.allowOnly(
+            kind.fields.union(StepIsolation.ops.contains(kind) ? ["op", "site", "isolation"] : ["op", "site"]))
         if context != .topLevel, !kind.runsInHandlers {
             throw error("\"\(kind.rawValue)\" is a top-level step; handlers cannot run it", at: node.offset)
         }
@@ -28,8 +29,9 @@ extension ScenarioParser {
         case .create: operation = try create(object, validator: &validator)
         case .release: operation = try release(object, context: context, validator: &validator)
         case .retain:
-            operation = .retain(holder: try objectName(object, "holder", context: context, validator: validator),
-                                target: try objectName(object, "target", context: context, validator: validator))
+            operation = .retain(
+                holder: try objectName(object, "holder", context: context, validator: validator),
+                target: try objectName(object, "target", context: context, validator: validator))
         case .observe: operation = .observe(try observation(object, context: context, validator: validator))
         case .remove: operation = .remove(try removal(object, context: context, validator: validator))
         case .dropToken: operation = .dropToken(try token(object))
@@ -51,8 +53,9 @@ extension ScenarioParser {
     private func isolation(_ object: JSONFields, context: Context) throws(InputError) -> StepIsolation? {
         guard let text = try object.optionalString("isolation") else { return nil }
         guard context == .topLevel else {
-            throw error("a handler runs where its delivery runs; \"isolation\" belongs on top-level steps",
-                        at: text.offset)
+            throw error(
+                "a handler runs where its delivery runs; \"isolation\" belongs on top-level steps",
+                at: text.offset)
         }
         guard !text.value.isEmpty else {
             throw error("\"isolation\" must be \"main-actor\", \"background\" or an actor's name", at: text.offset)
@@ -82,14 +85,16 @@ extension ScenarioParser {
     }
 
     private func release(_ object: JSONFields, context: Context, validator: inout NameValidator)
-        throws(InputError) -> Step.Operation {
+        throws(InputError) -> Step.Operation
+    {
         let name = try objectName(object, "object", context: context, validator: validator)
         if context == .topLevel { validator.release(name) }
         return .release(object: name)
     }
 
     private func invoke(_ object: JSONFields, context: Context, validator: NameValidator)
-        throws(InputError) -> Step.Operation {
+        throws(InputError) -> Step.Operation
+    {
         let target = try objectName(object, "object", context: context, validator: validator)
         let method = try object.requiredString("method")
         if target != "self", let methods = declaredObjects[target], !methods.contains(method.value) {
@@ -101,7 +106,8 @@ extension ScenarioParser {
     // MARK: Concurrency
 
     private func concurrently(_ object: JSONFields, validator: inout NameValidator)
-        throws(InputError) -> Step.Operation {
+        throws(InputError) -> Step.Operation
+    {
         guard let branchesNode = object.node("branches") else {
             throw error("\"concurrently\" needs \"branches\": a list of step lists", at: object.offset)
         }

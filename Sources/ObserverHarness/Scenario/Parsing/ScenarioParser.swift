@@ -71,9 +71,11 @@ struct ScenarioParser {
         try declare(stepNodes)
         var validator = NameValidator()
         let steps = try self.steps(stepNodes, validator: &validator)
-        let suppressions = try document.node("suppress").map { node throws(InputError) in try self.suppressions(node) } ?? []
-        return Scenario(name: name, description: description, path: input.path, suppressions: suppressions,
-                        registries: registries, steps: steps)
+        let suppressions =
+            try document.node("suppress").map { node throws(InputError) in try self.suppressions(node) } ?? []
+        return Scenario(
+            name: name, description: description, path: input.path, suppressions: suppressions,
+            registries: registries, steps: steps)
     }
 
     /// `"suppress": [{"rule": ID, "reason": TEXT}]`: a known rule, once, with a reason.
@@ -103,8 +105,9 @@ struct ScenarioParser {
         try object.allowOnly(["kind", "hold", "dedupe", "order"])
         let kindText = try object.requiredString("kind")
         guard let kind = RegistryKind(rawValue: kindText.value) else {
-            throw error("unknown registry kind \"\(kindText.value)\" (expected notification-center, subject, "
-                        + "property or delegate)", at: kindText.offset)
+            throw error(
+                "unknown registry kind \"\(kindText.value)\" (expected notification-center, subject, "
+                    + "property or delegate)", at: kindText.offset)
         }
         return RegistryDeclaration(
             name: member.key, kind: kind, hold: try hold(object) ?? kind.defaultHold,

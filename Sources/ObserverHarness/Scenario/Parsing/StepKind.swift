@@ -17,8 +17,12 @@ enum StepKind: String, CaseIterable {
         case .create: ["object", "type", "methods"]
         case .release: ["object"]
         case .retain: ["holder", "target"]
-        case .observe: ["registry", "observer", "channel", "sender", "senderValue", "object", "property", "handler", "method", "hold",
-                        "token", "typed"]
+        case .observe:
+            [
+                "registry", "observer", "channel", "sender", "senderValue", "object", "property", "handler", "method",
+                "hold",
+                "token", "typed",
+            ]
         case .remove: ["registry", "token", "observer", "channel", "sender", "senderValue", "object", "property"]
         case .dropToken: ["token"]
         case .post: ["registry", "channel", "sender", "senderValue", "payload", "typed"]
