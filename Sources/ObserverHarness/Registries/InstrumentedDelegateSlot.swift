@@ -34,23 +34,10 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
         var previous: Registration<Void>?
         defer { withExtendedLifetime(previous) {} }
         recorder.withLock {
-            let context = ThreadContext.current
-            previous = current
-            current?.isActive = false
-            let isolation = RegistrationIsolation(location.isolation)
-            current = delegate.map {
-                Registration(
-                    id: recorder.newRegistrationIDLocked(), observer: $0, observerID: delegateID,
-                    hold: hold, channel: 0, anyChannel: true, senderID: ownerID, tokenForm: false,
-                    site: recorder.siteIDLocked(.location(location)), isolation: isolation, handler: ())
-            }
-            let flags = EventFlags(hold: hold).union(delegate == nil ? [] : isolation.flags)
-            _ = recorder.appendLocked(
-                Event(
-                    kind: .delegateSet, flags: flags,
-                    site: recorder.siteIDLocked(.location(location)), registry: store.registryID,
-                    object: delegateID, subject: ownerID,
-                    registration: current?.id ?? 0), context: context)
+            previous = store.setDelegateLocked(
+                &current, to: delegate, delegateID: delegateID, ownerID: ownerID, hold: hold,
+                site: recorder.siteIDLocked(.location(location)), isolation: RegistrationIsolation(location.isolation),
+                handler: (), context: ThreadContext.current)
         }
     }
 

@@ -2,9 +2,23 @@
 /// value every `read` saw, and the lifetime findings. Two schedules whose
 /// outcomes differ show an ordering dependence.
 struct Outcome: Sendable {
+    /// One `read` in a replay: who read (the handler's object, or `scenario`),
+    /// at which step, its how-manieth read there, and the key read.
+    struct Read: Hashable, Comparable, Sendable {
+        let reader: String
+        let position: ScenarioPosition
+        let occurrence: Int
+        let key: String
+
+        static func < (a: Read, b: Read) -> Bool {
+            (a.reader, a.position.line, a.position.column, a.occurrence, a.key)
+                < (b.reader, b.position.line, b.position.column, b.occurrence, b.key)
+        }
+    }
+
     var state: [String: JSONValue]
-    /// `reader@line:column#occurrence|key` → the value read, as fingerprint and preview.
-    var reads: [String: ValueSummary]
+    /// Each read → the value read, as fingerprint and preview.
+    var reads: [Read: ValueSummary]
     /// `rule objects…` of each lifetime finding.
     var lifetime: Set<String>
     /// Each final state value's fingerprint, made once per replay.
@@ -12,7 +26,7 @@ struct Outcome: Sendable {
     /// A key never written compares as `null`.
     private static let null = ValueFingerprint(.null)
 
-    init(state: [String: JSONValue], reads: [String: ValueSummary], lifetime: Set<String>) {
+    init(state: [String: JSONValue], reads: [Read: ValueSummary], lifetime: Set<String>) {
         self.state = state
         self.reads = reads
         self.lifetime = lifetime
@@ -56,12 +70,9 @@ struct Outcome: Sendable {
         for key in Set(reads.keys).union(other.reads.keys).sorted() {
             let mine = reads[key], theirs = other.reads[key]
             if mine?.fingerprint.hash != theirs?.fingerprint.hash || (mine == nil) != (theirs == nil) {
-                let parts = key.split(separator: "|", maxSplits: 1)
-                let reader = parts.first.map { $0.split(separator: "@").first.map(String.init) ?? String($0) } ?? key
-                let readKey = parts.count > 1 ? String(parts[1]) : key
                 result.append(
                     (
-                        "\(reader)'s read of \"\(readKey)\"", mine?.preview ?? "nothing",
+                        "\(key.reader)'s read of \"\(key.key)\"", mine?.preview ?? "nothing",
                         theirs?.preview ?? "nothing"
                     ))
             }

@@ -53,11 +53,12 @@ final class Replay {
     private var trackings: [TrackingKey] = []
     private var armedTrackings: [TrackingKey: ArmedTracking] = [:]
     private var state: [String: JSONValue] = [:]
-    private var reads: [String: ValueSummary] = [:]
+    private var reads: [Outcome.Read: ValueSummary] = [:]
     /// Each key's value size (``ValueFingerprint/size``), kept as appends grow
     /// it, so a read is charged for the bytes it hashes without measuring first.
     private var stateSizes: [String: Int] = [:]
-    private var readCounts: [String: Int] = [:]
+    /// How many reads each reader made at each step so far: a read's occurrence.
+    private var readCounts: [ReaderPlace: Int] = [:]
     private var siteIDs: [CallSite: UInt32] = [:]
     /// Nesting per (registry, channel), by interned ids: names may hold any character.
     private var channelDepth: [ChannelKey: Int] = [:]
@@ -89,6 +90,11 @@ final class Replay {
     private struct ChannelKey: Hashable {
         let registry: UInt32
         let channel: UInt32
+    }
+
+    private struct ReaderPlace: Hashable {
+        let reader: String
+        let position: ScenarioPosition
     }
 
     private struct DelegateKey: Hashable {
@@ -436,24 +442,13 @@ final class Replay {
         let hold = hold ?? declaration.hold
         // The slot may hold the previous delegate's last strong reference; its
         // deinit re-enters the recorder, so it is let go after unlocking.
-        let previous = delegates.removeValue(forKey: key)
+        var previous: Registration<ReplayResponse>?
         defer { withExtendedLifetime(previous) {} }
         let isolation = ThreadContext.current.modelledPlace?.isolation ?? .nonisolated
         recorder.withLock {
-            previous?.isActive = false
-            if let delegate, let object = delegate.object {
-                delegates[key] = Registration(
-                    id: recorder.newRegistrationIDLocked(), observer: object, observerID: delegate.id, hold: hold,
-                    channel: 0, anyChannel: true, senderID: owner.id, tokenForm: false, site: site,
-                    isolation: isolation, handler: .method(""))
-            }
-            let flags = EventFlags(hold: hold).union(delegates[key] == nil ? [] : isolation.flags)
-            _ = recorder.appendLocked(
-                Event(
-                    kind: .delegateSet, flags: flags, site: site,
-                    registry: store.registryID, object: delegates[key]?.observerID ?? 0,
-                    subject: owner.id, registration: delegates[key]?.id ?? 0),
-                context: ThreadContext.current)
+            previous = store.setDelegateLocked(
+                &delegates[key], to: delegate?.object, delegateID: delegate?.id ?? 0, ownerID: owner.id,
+                hold: hold, site: site, isolation: isolation, handler: .method(""), context: ThreadContext.current)
         }
     }
 
@@ -696,10 +691,11 @@ final class Replay {
             // Hashing the value read is work in proportion to its size.
             work += (stateSizes[key] ?? 0) / Self.bytesPerUnit
             let summary = ValueSummary(value)
-            let reader = "\(frame?.selfName ?? "scenario")@\(step.position.line):\(step.position.column)"
+            let reader = ReaderPlace(reader: frame?.selfName ?? "scenario", position: step.position)
             let occurrence = readCounts[reader, default: 0]
             readCounts[reader] = occurrence + 1
-            reads["\(reader)#\(occurrence)|\(key)"] = summary
+            reads[Outcome.Read(reader: reader.reader, position: step.position, occurrence: occurrence, key: key)] =
+                summary
             recorder.record(
                 Event(
                     kind: .read, site: site, channel: recorder.intern(key),
