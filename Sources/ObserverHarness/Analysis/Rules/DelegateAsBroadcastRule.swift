@@ -45,101 +45,111 @@ struct DelegateAsBroadcastRule: Rule {
                 """)
         ])
 
-    private struct Key: Hashable { let registry: UInt32, owner: UInt32, delegate: UInt32, call: UInt32, method: UInt32 }
-
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
-        checkInvocations(trace, into: &findings)
-        checkTypedCalls(trace, into: &findings)
+    /// A call the delegate made to another object while handling a delegate
+    /// callback: a typed call on another slot, or a scenario's `invoke`.
+    private struct ForwardedCall {
+        let delivery: Int
+        let method: UInt32
+        let target: UInt32
+        let sequence: Int
     }
 
-    /// Live code: inside one delegate callback, typed calls on other objects'
-    /// delegate slots of one protocol reach two or more delegates. (A typed
-    /// call is recorded by its slot's protocol, not a method name: the
-    /// closure cannot be read. One protocol forwarded to several objects is
-    /// the broadcast; a callback that tells one router and one analytics
-    /// object, through two protocols, is not.)
-    private func checkTypedCalls(_ trace: TraceIndex, into findings: inout [Finding]) {
-        struct Group { var targets: [UInt32] = []; var events: [Int] = [] }
-        var groups: [Int: [UInt32: Group]] = [:]
-        var order: [(delivery: Int, channel: UInt32)] = []
-        for call in trace.posts where call.kind == .delegateCall {
+    private enum Form {
+        /// Live code: typed calls, named by their slot's protocol (the
+        /// closure's method cannot be read). One protocol reaching several
+        /// objects is the broadcast; a callback that tells one router and one
+        /// analytics object, through two protocols, is not.
+        case typedCalls
+        /// Scenarios: a delegate method's `invoke`s of one method on several objects.
+        case invocations
+    }
+
+    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        report(typedCalls(trace), form: .typedCalls, trace, into: &findings)
+        report(invocations(trace), form: .invocations, trace, into: &findings)
+    }
+
+    private func typedCalls(_ trace: TraceIndex) -> [ForwardedCall] {
+        trace.posts.compactMap { call in
+            guard call.kind == .delegateCall else { return nil }
             let event = trace.events[call.sequence]
-            let delivery = event.cause
-            guard delivery != Event.none, Int(delivery) < trace.events.count,
-                trace.events[Int(delivery)].kind == .deliver,
-                let outer = trace.post(ofDelivery: Int(delivery)), outer.kind == .delegateCall,
-                event.object != 0, event.object != trace.events[Int(delivery)].object
-            else { continue }
-            if groups[Int(delivery)]?[call.channel] == nil { order.append((Int(delivery), call.channel)) }
-            var group = groups[Int(delivery), default: [:]][call.channel, default: Group()]
-            if !group.targets.contains(event.object) {
-                group.targets.append(event.object)
-                group.events.append(call.sequence)
-            }
-            groups[Int(delivery), default: [:]][call.channel] = group
+            let delivery = Int(event.cause)
+            guard event.cause != Event.none, delivery < trace.events.count,
+                trace.events[delivery].kind == .deliver,
+                trace.post(ofDelivery: delivery)?.kind == .delegateCall,
+                event.object != 0, event.object != trace.events[delivery].object
+            else { return nil }
+            return ForwardedCall(
+                delivery: delivery, method: call.channel, target: event.object, sequence: call.sequence)
         }
-        var reported = Set<Key>()
-        for (delivery, channel) in order {
-            guard let group = groups[delivery]?[channel], group.targets.count >= 2,
-                let outer = trace.post(ofDelivery: delivery)
+    }
+
+    private func invocations(_ trace: TraceIndex) -> [ForwardedCall] {
+        trace.invocations.compactMap { invocation in
+            guard let delivery = invocation.delegateDelivery,
+                invocation.target != trace.events[delivery].object
+            else { return nil }
+            return ForwardedCall(
+                delivery: delivery, method: invocation.method, target: invocation.target,
+                sequence: invocation.sequence)
+        }
+    }
+
+    /// One finding per delegate callback and method that reached two or more
+    /// objects, in the order the callbacks first forwarded.
+    private func report(
+        _ calls: [ForwardedCall], form: Form, _ trace: TraceIndex, into findings: inout [Finding]
+    ) {
+        struct Group {
+            var targets: [UInt32] = []
+            var events: [Int] = []
+        }
+        struct Key: Hashable {
+            let delivery: Int
+            let method: UInt32
+        }
+        var groups: [Key: Group] = [:]
+        var order: [Key] = []
+        for call in calls {
+            let key = Key(delivery: call.delivery, method: call.method)
+            if groups[key] == nil { order.append(key) }
+            if groups[key, default: Group()].targets.contains(call.target) { continue }
+            groups[key, default: Group()].targets.append(call.target)
+            groups[key, default: Group()].events.append(call.sequence)
+        }
+        struct Reported: Hashable {
+            let registry: UInt32, owner: UInt32, delegate: UInt32, call: UInt32, method: UInt32
+        }
+        var reported = Set<Reported>()
+        for key in order {
+            guard let group = groups[key], group.targets.count >= 2,
+                let outer = trace.post(ofDelivery: key.delivery)
             else { continue }
-            let forwarder = trace.events[delivery].object
-            let key = Key(
-                registry: outer.registry, owner: outer.sender, delegate: forwarder, call: outer.channel,
-                method: channel)
-            guard reported.insert(key).inserted else { continue }
+            let forwarder = trace.events[key.delivery].object
+            guard
+                reported.insert(
+                    Reported(
+                        registry: outer.registry, owner: outer.sender, delegate: forwarder, call: outer.channel,
+                        method: key.method)
+                ).inserted
+            else { continue }
             let names = group.targets.map { trace.name($0) }
-            let site = trace.events[group.events[0]].site
+            let what: String
+            var site = trace.events[group.events[0]].site
+            switch form {
+            case .typedCalls:
+                what = "makes \(trace.quoted(key.method)) calls to \(group.targets.count) delegates"
+            case .invocations:
+                what = "invokes \(trace.quoted(key.method)) on \(group.targets.count) objects"
+                if site == 0 { site = outer.site }
+            }
             findings.append(
                 finding(
                     "\(trace.describe(forwarder)) forwards the delegate call \(trace.quoted(outer.channel)) from "
-                        + "\(trace.describe(outer.sender)) by hand: it makes \(trace.quoted(channel)) calls to "
-                        + "\(group.targets.count) delegates (\(names.joined(separator: ", "))).",
+                        + "\(trace.describe(outer.sender)) by hand: it \(what) (\(names.joined(separator: ", "))).",
                     registry: trace.registryName(outer.registry), channel: trace.string(outer.channel),
                     objects: [trace.name(forwarder)] + names, step: trace.step(of: outer.sequence),
                     site: trace.site(site), location: trace.location(site), events: [outer.sequence] + group.events))
-        }
-    }
-
-    /// Scenarios: a delegate method's `invoke`s of one method on several objects.
-    private func checkInvocations(_ trace: TraceIndex, into findings: inout [Finding]) {
-        var byDelivery: [Int: [UInt32: [(target: UInt32, sequence: Int)]]] = [:]
-        var deliveries: [Int] = []
-        for invocation in trace.invocations {
-            guard let delivery = invocation.delegateDelivery,
-                invocation.target != trace.events[delivery].object
-            else { continue }
-            if byDelivery[delivery] == nil { deliveries.append(delivery) }
-            byDelivery[delivery, default: [:]][invocation.method, default: []].append(
-                (invocation.target, invocation.sequence))
-        }
-        var reported = Set<Key>()
-        for delivery in deliveries {
-            guard let call = trace.post(ofDelivery: delivery), let methods = byDelivery[delivery] else { continue }
-            let delegate = trace.events[delivery].object
-            for (method, calls) in methods.sorted(by: { $0.value[0].sequence < $1.value[0].sequence }) {
-                var targets: [UInt32] = []
-                var events: [Int] = [call.sequence]
-                for entry in calls where !targets.contains(entry.target) {
-                    targets.append(entry.target)
-                    events.append(entry.sequence)
-                }
-                let key = Key(
-                    registry: call.registry, owner: call.sender, delegate: delegate, call: call.channel,
-                    method: method)
-                guard targets.count >= 2, reported.insert(key).inserted else { continue }
-                let names = targets.map { trace.name($0) }
-                let firstInvoke = trace.events[events[1]]
-                let site = firstInvoke.site != 0 ? firstInvoke.site : call.site
-                findings.append(
-                    finding(
-                        "\(trace.describe(delegate)) forwards the delegate call \(trace.quoted(call.channel)) from "
-                            + "\(trace.describe(call.sender)) by hand: it invokes \(trace.quoted(method)) on "
-                            + "\(targets.count) objects (\(names.joined(separator: ", "))).",
-                        registry: trace.registryName(call.registry), channel: trace.string(call.channel),
-                        objects: [trace.name(delegate)] + names, step: trace.step(of: call.sequence),
-                        site: trace.site(site), location: trace.location(site), events: events))
-            }
         }
     }
 }
