@@ -17,16 +17,22 @@ private func isToken(_ object: AnyObject) -> Bool {
 /// Finds which tracked object owns each live registration token, by
 /// reflection when the harness checks: the object whose stored properties
 /// hold it, directly or inside optionals, arrays, sets, dictionaries, tuples,
-/// structs and enums. Another object's properties are that object's own
-/// business (a shared service holding tokens must not make every screen that
-/// references it their owner), so the search never enters a class instance.
+/// structs and enums, and inside class instances the harness does not know
+/// (a `Subscription` wrapper, a bag of them), up to ``classDepthLimit`` of
+/// them deep. An object the harness knows (tracked, an observer, a sender) is
+/// its own owner, so the search stops there: a shared service's tokens are
+/// the service's, not every screen's that references it. The harness's own
+/// registries and recorder hold no user's tokens and are not entered.
 ///
-/// A token held by exactly one tracked object is recorded as owned by it; a
+/// A token held by exactly one known object is recorded as owned by it; a
 /// token held by none (dropped, or kept where the harness cannot see) or by
-/// several keeps no owner, and rules treat it as its own observer.
+/// several (a wrapper two screens share) keeps no owner, and rules treat it
+/// as its own observer.
 enum TokenOwners {
     /// How deep into nested containers a search goes.
     static let depthLimit = 6
+    /// How many unknown class instances deep a search goes (a bag of wrappers: 2).
+    static let classDepthLimit = 2
     /// How many stored values one object's search reads at most.
     static let valueLimit = 10_000
 
@@ -35,18 +41,13 @@ enum TokenOwners {
         var tokenIDs: [ObjectIdentifier: UInt32] = [:]
         for (id, object) in live where isToken(object) { tokenIDs[ObjectIdentifier(object)] = id }
         guard !tokenIDs.isEmpty else { return }
+        let known = Set(live.map { ObjectIdentifier($0.object) })
         var owners: [UInt32: [UInt32]] = [:]
         for (id, object) in live where !isToken(object) {
-            var budget = valueLimit
-            var found: Set<UInt32> = []
-            var mirror: Mirror? = Mirror(reflecting: object)
-            while let current = mirror {
-                for child in current.children {
-                    collect(child.value, depth: depthLimit, budget: &budget, tokenIDs: tokenIDs, into: &found)
-                }
-                mirror = current.superclassMirror
-            }
-            for token in found { owners[token, default: []].append(id) }
+            var search = Search(tokenIDs: tokenIDs, known: known)
+            search.visited.insert(ObjectIdentifier(object))
+            search.enter(object, classDepth: classDepthLimit)
+            for token in search.found { owners[token, default: []].append(id) }
         }
         for token in owners.keys.sorted() {
             guard let holders = owners[token], holders.count == 1 else { continue }
@@ -54,26 +55,52 @@ enum TokenOwners {
         }
     }
 
-    private static func collect(
-        _ value: Any, depth: Int, budget: inout Int, tokenIDs: [ObjectIdentifier: UInt32],
-        into found: inout Set<UInt32>
-    ) {
-        budget -= 1
-        guard budget > 0 else { return }
-        if let object = classInstance(value) {
-            if let token = tokenIDs[ObjectIdentifier(object)] { found.insert(token) }
-            return
-        }
-        guard depth > 0 else { return }
-        let mirror = Mirror(reflecting: value)
-        switch mirror.displayStyle {
-        case .optional, .collection, .set, .dictionary, .tuple, .struct, .enum:
-            for child in mirror.children {
-                collect(child.value, depth: depth - 1, budget: &budget, tokenIDs: tokenIDs, into: &found)
-                if budget <= 0 { return }
+    /// One known object's search for the tokens it holds.
+    private struct Search {
+        let tokenIDs: [ObjectIdentifier: UInt32]
+        let known: Set<ObjectIdentifier>
+        var budget = TokenOwners.valueLimit
+        var visited: Set<ObjectIdentifier> = []
+        var found: Set<UInt32> = []
+
+        /// Reads the stored properties of `object`, its superclasses' included.
+        mutating func enter(_ object: AnyObject, classDepth: Int) {
+            var mirror: Mirror? = Mirror(reflecting: object)
+            while let current = mirror {
+                for child in current.children {
+                    collect(child.value, depth: TokenOwners.depthLimit, classDepth: classDepth)
+                    if budget <= 0 { return }
+                }
+                mirror = current.superclassMirror
             }
-        default:
-            return
+        }
+
+        private mutating func collect(_ value: Any, depth: Int, classDepth: Int) {
+            budget -= 1
+            guard budget > 0 else { return }
+            if let object = classInstance(value) {
+                let key = ObjectIdentifier(object)
+                if let token = tokenIDs[key] {
+                    found.insert(token)
+                    return
+                }
+                guard classDepth > 0, !known.contains(key), !(object is Recorder),
+                    !(object is any DetachableRegistry), visited.insert(key).inserted
+                else { return }
+                enter(object, classDepth: classDepth - 1)
+                return
+            }
+            guard depth > 0 else { return }
+            let mirror = Mirror(reflecting: value)
+            switch mirror.displayStyle {
+            case .optional, .collection, .set, .dictionary, .tuple, .struct, .enum:
+                for child in mirror.children {
+                    collect(child.value, depth: depth - 1, classDepth: classDepth)
+                    if budget <= 0 { return }
+                }
+            default:
+                return
+            }
         }
     }
 }

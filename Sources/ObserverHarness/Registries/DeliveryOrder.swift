@@ -81,6 +81,8 @@ public struct DeliveryContext: Sendable {
     /// registration order (for replay's exploration).
     var postSequence: UInt32 = 0
     var registrationIDs: [UInt32] = []
+    /// Where the post is recorded (for the live order check's footprints).
+    var recorder: Recorder?
 
     package init(registry: String, channel: String, receiverCount: Int, postOrdinal: Int) {
         self.registry = registry

@@ -92,6 +92,9 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// Set by a replay that was cut short, on the replay's own thread: the
     /// deliveries in progress stop. Live registries never set it.
     var halted = false
+    /// Registrations a leak check detached (lock-guarded): the app removing
+    /// one afterwards removes what it registered, not nothing.
+    private var detachedIDs: Set<UInt32> = []
 
     init(recorder: Recorder, info: RegistryInfo, order: DeliveryOrder) {
         self.recorder = recorder
@@ -181,11 +184,12 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                 registrations[index].isActive = false
                 ended = registrations.remove(at: index)
             }
+            let matched = index != nil || detachedIDs.remove(registrationID) != nil
             _ = recorder.appendLocked(
                 Event(
                     kind: .remove, flags: .byToken, site: siteID, registry: registryID,
                     channel: channelID, object: observerID, subject: senderID,
-                    registration: index == nil ? 0 : registrationID),
+                    registration: matched ? registrationID : 0),
                 context: context)
             return index != nil
         }
@@ -269,6 +273,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                 guard registration.observerID == observerID else { return false }
                 registration.isActive = false
                 recorder.unwatchSenderLocked(registration.senderID)
+                detachedIDs.insert(registration.id)
                 detached.append(registration)
                 return true
             }
@@ -335,6 +340,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             postOrdinal: ordinal)
         orderContext.postSequence = postSequence
         orderContext.registrationIDs = receivers.map(\.id)
+        orderContext.recorder = recorder
         let permutation = order.permutation(for: orderContext)
         receivers = permutation.map { receivers[$0] }
         deliverAll(

@@ -128,7 +128,9 @@ struct Explorer {
             let subset = baseline.conflicting[index]
             let count = baseline.decisions[index].registrations.count
             let sampled = !factorialAtMost(subset.count, Self.exhaustiveLimit)
-            if try !tryOrders(of: index, orders(of: subset, among: count), baseline), sampled, unexplored == nil {
+            if try !tryOrders(of: index, reorderings(of: subset, among: count, seed: seed), baseline), sampled,
+                unexplored == nil
+            {
                 searchFindings.append(sampledNote(decision: index, conflicting: subset.count, baseline: baseline))
             }
         }
@@ -227,36 +229,6 @@ struct Explorer {
         return "\"\(decision.channel)\"\(step)"
     }
 
-    /// Orders that permute only the `subset` positions (registration order
-    /// elsewhere): all of them when few, otherwise every pair swapped and
-    /// seeded samples.
-    private func orders(of subset: [Int], among count: Int) -> [[Int]] {
-        func place(_ arrangement: [Int]) -> [Int] {
-            var order = Array(0..<count)
-            for (slot, receiver) in zip(subset, arrangement) { order[slot] = receiver }
-            return order
-        }
-        if factorialAtMost(subset.count, Self.exhaustiveLimit) {
-            return permutations(of: subset).map(place)
-        }
-        var generator = SplitMix64(seed: seed ^ UInt64(subset.count) &* 0xA24B_AED4_963E_E407)
-        var result: [[Int]] = []
-        // Every pair swapped alone first (cheap and the likeliest culprit), then random orders.
-        for a in 0..<subset.count where result.count < Self.sampleCount {
-            for b in (a + 1)..<subset.count where result.count < Self.sampleCount {
-                var arrangement = subset
-                arrangement.swapAt(a, b)
-                result.append(place(arrangement))
-            }
-        }
-        for _ in 0..<Self.sampleCount {
-            var arrangement = subset
-            generator.shuffle(&arrangement)
-            result.append(place(arrangement))
-        }
-        return result
-    }
-
     /// The smallest set of receivers whose reordering alone changes the
     /// outcome: a pair when one exists.
     private mutating func minimise(_ index: Int, found: [Int], foundOutcome: Outcome, baseline: Baseline)
@@ -271,9 +243,7 @@ struct Explorer {
         for a in candidates.indices {
             for b in candidates.indices where b > a {
                 guard hasBudget else { break }
-                // Registration order with receiver b moved just before receiver a.
-                var order = Array(0..<count).filter { $0 != candidates[b] }
-                order.insert(candidates[b], at: order.firstIndex(of: candidates[a]) ?? 0)
+                let order = moving(candidates[b], before: candidates[a], among: count)
                 let result = try replay(schedule([index: order], baseline))
                 if !baseline.result.outcome.matches(result.outcome) {
                     return Responsible(

@@ -36,6 +36,49 @@ func interleavings(_ sizes: [Int]) -> [[Int]] {
     return result
 }
 
+/// Orders of `count` receivers that permute only the `subset` positions
+/// (registration order elsewhere): all of them when at most
+/// `exhaustiveLimit`, otherwise every pair swapped and `sampleCount` seeded
+/// samples. Replay's exploration and the live order check both search these.
+func reorderings(
+    of subset: [Int], among count: Int, seed: UInt64,
+    exhaustiveLimit: Int = Explorer.exhaustiveLimit, sampleCount: Int = Explorer.sampleCount
+) -> [[Int]] {
+    func place(_ arrangement: [Int]) -> [Int] {
+        var order = Array(0..<count)
+        for (slot, receiver) in zip(subset, arrangement) { order[slot] = receiver }
+        return order
+    }
+    if factorialAtMost(subset.count, exhaustiveLimit) {
+        return permutations(of: subset).map(place)
+    }
+    var generator = SplitMix64(seed: seed ^ UInt64(subset.count) &* 0xA24B_AED4_963E_E407)
+    var result: [[Int]] = []
+    // Every pair swapped alone first (cheap and the likeliest culprit), then random orders.
+    for a in 0..<subset.count where result.count < sampleCount {
+        for b in (a + 1)..<subset.count where result.count < sampleCount {
+            var arrangement = subset
+            arrangement.swapAt(a, b)
+            result.append(place(arrangement))
+        }
+    }
+    for _ in 0..<sampleCount {
+        var arrangement = subset
+        generator.shuffle(&arrangement)
+        result.append(place(arrangement))
+    }
+    return result
+}
+
+/// Registration order of `count` receivers with `later` moved just before
+/// `earlier`: reverses that one pair and nothing else, which is how a search
+/// narrows an order dependence down to two receivers.
+func moving(_ later: Int, before earlier: Int, among count: Int) -> [Int] {
+    var order = Array(0..<count).filter { $0 != later }
+    order.insert(later, at: order.firstIndex(of: earlier) ?? 0)
+    return order
+}
+
 func factorialAtMost(_ n: Int, _ limit: Int) -> Bool {
     var product = 1
     for k in stride(from: 2, through: max(n, 1), by: 1) {

@@ -35,11 +35,15 @@ final class ScheduleState: @unchecked Sendable {
     let schedule: Schedule
     private var decisionLog: [DecisionRecord] = []
     private var concurrentLog: [ConcurrentRecord] = []
+    /// The recorder each decision's post was recorded in (a live order check
+    /// reads the footprints there; the body may make several harnesses).
+    private var decisionRecorders: [Recorder?] = []
 
     init(_ schedule: Schedule) { self.schedule = schedule }
 
     var decisions: [DecisionRecord] { lock.withLock { decisionLog } }
     var concurrentSteps: [ConcurrentRecord] { lock.withLock { concurrentLog } }
+    var recorders: [Recorder?] { lock.withLock { decisionRecorders } }
 
     /// The delivery order policy for registries that promise no order.
     var deliveryOrder: DeliveryOrder {
@@ -51,6 +55,7 @@ final class ScheduleState: @unchecked Sendable {
                         registry: context.registry, channel: context.channel,
                         postSequence: Int(context.postSequence),
                         registrations: context.registrationIDs))
+                decisionRecorders.append(context.recorder)
                 if let permutation = schedule.permutations[index],
                     schedule.receivers[index].map({ $0 == context.registrationIDs }) ?? true
                 {

@@ -103,6 +103,81 @@ extension Live {
             #expect(!recording.events.contains { $0.kind == .retain })
         }
 
+        /// The `AnyCancellable` pattern: a wrapper object removes its token when it goes.
+        final class Subscription {
+            let center: InstrumentedNotificationCenter
+            let token: any NSObjectProtocol
+            init(_ center: InstrumentedNotificationCenter, _ token: any NSObjectProtocol) {
+                self.center = center
+                self.token = token
+            }
+            deinit { center.removeObserver(token) }
+        }
+
+        /// A screen keeping its tokens in a bag of wrappers owns them.
+        @Test func tokensInsideWrapperObjectsAreTheScreens() throws {
+            final class Bag { var subscriptions: [Subscription] = [] }
+            final class InboxScreen {
+                var bag = Bag()
+                func viewWillAppear(_ center: InstrumentedNotificationCenter) {
+                    bag.subscriptions.append(
+                        Subscription(
+                            center,
+                            center.addObserver(
+                                forName: .liveFeedReloaded, object: nil, queue: nil
+                            ) { _ in }))
+                }
+            }
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let screen = InboxScreen()
+            harness.track(screen, label: "inbox")
+            screen.viewWillAppear(center)
+            screen.viewWillAppear(center)
+            let findings = harness.analyze().live("duplicate-registration")
+            #expect(findings.count == 1)
+            #expect(findings.first?.objects == ["inbox"])
+            #expect(TraceIndex(harness.recording()).tokenOwners.count == 2)
+        }
+
+        /// A tracked service's tokens are the service's, even when a screen
+        /// reaches them through it: the search stops at objects the harness knows.
+        @Test func aTrackedServicesTokensStayTheServices() throws {
+            final class Service { var subscriptions: [Subscription] = [] }
+            final class Screen { let service: Service; init(_ service: Service) { self.service = service } }
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let service = Service()
+            let screen = Screen(service)
+            let serviceID = harness.track(service, label: "service")
+            harness.track(screen, label: "screen")
+            service.subscriptions.append(
+                Subscription(
+                    center,
+                    center.addObserver(
+                        forName: .liveFeedReloaded, object: nil, queue: nil
+                    ) { _ in }))
+            let owners = TraceIndex(harness.recording()).tokenOwners
+            #expect(owners.count == 1)
+            #expect(owners.values.first == serviceID.rawValue)
+        }
+
+        /// One wrapper two screens share is neither screen's.
+        @Test func aWrapperTwoScreensShareOwnsForNeither() {
+            final class Screen { let subscription: Subscription; init(_ s: Subscription) { subscription = s } }
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let shared = Subscription(
+                center,
+                center.addObserver(
+                    forName: .liveFeedReloaded, object: nil,
+                    queue: nil
+                ) { _ in })
+            let screens = [Screen(shared), Screen(shared)]
+            screens.forEach { harness.track($0) }
+            #expect(TraceIndex(harness.recording()).tokenOwners.isEmpty)
+        }
+
         @Test func findingsNameABlockByItsLineAndOwner() throws {
             let harness = Harness()
             let center = harness.notificationCenter()

@@ -98,5 +98,44 @@ extension Live {
             let finding = try #require(harness.analyze().live("registration-keeps-observer-alive").first)
             #expect(finding.message.contains("settings (SettingsScreen)"))
         }
+
+        /// The token kept in a wrapper that removes it in its deinit: pinned,
+        /// and the wrapper's removal once the screen is freed is no unbalanced removal.
+        @Test func aBlockWhoseTokenSitsInAWrapperIsPinnedAndItsRemovalMatches() throws {
+            final class Subscription {
+                let center: InstrumentedNotificationCenter
+                let token: any NSObjectProtocol
+                init(_ center: InstrumentedNotificationCenter, _ token: any NSObjectProtocol) {
+                    self.center = center
+                    self.token = token
+                }
+                deinit { center.removeObserver(token) }
+            }
+            final class TrendingScreen: @unchecked Sendable {
+                var subscriptions: [Subscription] = []
+                var reloads = 0
+                static let registration = CodeLocation()
+                func load(_ center: InstrumentedNotificationCenter) {
+                    let token = center.addObserver(
+                        forName: .liveSettingsChanged, object: nil, queue: nil, location: Self.registration
+                    ) { _ in self.reloads += 1 }
+                    subscriptions.append(Subscription(center, token))
+                }
+            }
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var screen: TrendingScreen? = TrendingScreen()
+            weak let watcher = screen
+            harness.track(screen!, label: "trending")
+            screen!.load(center)
+            harness.noteReleased(screen!)
+            screen = nil
+
+            let report = harness.analyze()
+            let finding = try #require(report.live("registration-keeps-observer-alive").first)
+            #expect(finding.site?.line == Int(TrendingScreen.registration.line))
+            #expect(watcher == nil)
+            #expect(report.live("unbalanced-removal").isEmpty)
+        }
     }
 }

@@ -201,7 +201,7 @@ import Testing
         let check = checkOrderIndependence { Self.cartCellPhoto(order: $0, cellReadsCache: true) }
         #expect(!check.isIndependent)
         #expect(check.baseline == "photo-v2")
-        #expect(check.differing.contains { $0.value == nil })
+        #expect(check.dependences.contains { $0.value == nil })
     }
 
     @Test func productDidUpdateWithContextInUserInfoIsOrderIndependent() {

@@ -31,7 +31,7 @@ public final class AccountCache {
     public init(center: any NotificationCenterProtocol = Observers.center) {
         sessionChanges = Subscription(
             center: center,
-            token: center.addObserver(
+            token: center.addObserver(  // bug: ordering-dependence (the other receiver)
                 forName: .sessionDidChange, object: nil, queue: nil
             ) { [weak self] note in
                 let user = note.userInfo?["user"] as? String

@@ -36,7 +36,6 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
     @MainActor func testChartsClosedBeforeReleaseIsFreed() async { assertSilent(Wirings.blockCapturingSelf) }
 
     @MainActor func testTrendingBlockCapturingSelfWithItsTokenInASubscriptionKeepsTheScreen() async throws {
-        try skipNotCaughtLiveYet("a token kept inside another object, a Subscription, has no owner")
         try assertCaught(Wirings.blockCapturingSelfInAWrapper)
     }
     @MainActor func testFeedBlockCapturingWeakSelfIsFreed() async {
@@ -105,19 +104,17 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
     }
     @MainActor func testSettingsSyncAnnouncingWithAnotherNameIsClean() async { assertSilent(Wirings.notificationCycle) }
 
-    @MainActor func testWelcomeBannerDependsOnWhichSessionObserverRunsFirst() async {
+    /// Reported at both registrations: the cache's, then the banner's.
+    @MainActor func testWelcomeBannerDependsOnWhichSessionObserverRunsFirst() async throws {
+        let banner = try XCTUnwrap(appSourceLine(containing: "// bug: ordering-dependence", in: "Session.swift"))
+        let cache = try XCTUnwrap(
+            appSourceLine(
+                containing: "// bug: ordering-dependence (the other receiver)",
+                in: "Session.swift"))
         let failures = capturingFailures { assertOrderIndependent(DeliveryOrderScenes.welcomeBannerAfterLogin) }
-        XCTAssertEqual(failures.count, 1)
-        XCTAssertEqual(failures.first?.file.hasSuffix("CaughtAtTheAppsLineXCTests.swift"), true)
-        XCTAssertEqual(failures.first?.line, #line - 3)
-        XCTAssertEqual(failures.first?.description.contains("depends on delivery order"), true)
-    }
-    @MainActor func testWelcomeBannerOrderDependenceIsReportedAtTheBannersRegistration() async throws {
-        try skipNotCaughtLiveYet("the order check reports at the test's line, not at the receivers'")
-        let failures = capturingFailures { assertOrderIndependent(DeliveryOrderScenes.welcomeBannerAfterLogin) }
-        let expectedLine = try XCTUnwrap(appSourceLine(containing: "// bug: ordering-dependence", in: "Session.swift"))
-        XCTAssertEqual(failures.first?.file.hasSuffix("Sources/Podcast/Session.swift"), true)
-        XCTAssertEqual(failures.first?.line, expectedLine)
+        XCTAssertEqual(failures.map(\.line), [cache, banner])
+        XCTAssertTrue(failures.allSatisfy { $0.file.hasSuffix("Sources/Podcast/Session.swift") })
+        XCTAssertEqual(failures.first?.description.contains(#"returns "Welcome back, ada""#), true)
     }
     @MainActor func testFeedWaitingForTheCacheIsOrderIndependent() async {
         assertOrderIndependent(DeliveryOrderScenes.feedTitleAfterLogin)
@@ -225,12 +222,6 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
     @MainActor func testDownloadButtonFiltersByTheTask() async { assertSilent(Wirings.valueObjectFilter) }
 
     // MARK: Checking where the failures land
-
-    /// Skips a bug test the harness cannot pass yet; the test below the call
-    /// is what will run once it can.
-    private func skipNotCaughtLiveYet(_ reason: String) throws {
-        throw XCTSkip("not caught live yet: \(reason)")
-    }
 
     /// Runs `wiring`'s buggy version: the findings check fails exactly once,
     /// for its rule, at the app's marked line; a leak fails `assertNoLeaks`

@@ -9,7 +9,8 @@ struct DuplicateRegistrationRule: Rule {
             observer for the same name and sender is a second entry, and every post runs its handler twice. The \
             classic cause is registering in viewWillAppear (or any method that runs more than once) and removing \
             only in deinit. A block registration has no observer; in live tests it counts as its token's owner's \
-            (the tracked object whose stored properties, arrays or dictionaries hold the token) when the owner \
+            (the tracked object whose stored properties, arrays or dictionaries hold the token, directly or \
+            inside wrapper objects the harness does not track, such as a bag of subscriptions) when the owner \
             added two blocks for the same name and sender at the same line.
             """,
         fix: "Register once (in init or viewDidLoad, not in a method that runs repeatedly), remove before "
