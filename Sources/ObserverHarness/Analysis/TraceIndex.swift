@@ -320,24 +320,18 @@ struct TraceIndex {
         registration.tokenForm ? tokenOwners[registration.observer] ?? registration.observer : registration.observer
     }
 
-    /// A token a block registration returned is named after the line that
-    /// registered it (its `track` site): `block#4 (Cart.swift:12)` points at
-    /// code where `NotificationObserverToken#4` would not. Made here, when a
-    /// report needs it, so recording stays free of string building.
+    /// A token a block registration returned (its `track` event says so) is
+    /// named after the line that registered it (its `track` site):
+    /// `block#4 (Cart.swift:12)` points at code where `NotificationObserverToken#4`
+    /// would not. Made here, when a report needs it, so recording stays free
+    /// of string building.
     private func tokenName(_ object: UInt32) -> String? {
         let info = recording.object(object)
-        let kind: String
-        switch info.typeName {
-        case "NotificationObserverToken": kind = "block"
-        case "PropertyObservation": kind = "observation"
-        case "MessageObserverToken": kind = "message-observer"
-        default: return nil
-        }
         guard info.label == nil, Int(object) < lifetimes.count, let track = lifetimes[Int(object)].trackSequence,
-            let site = recording.site(events[track].site)
+            let kind = events[track].flags.tokenKind, let site = recording.site(events[track].site)
         else { return nil }
         let file = site.file.split(separator: "/").last.map(String.init) ?? site.file
-        return "\(kind)#\(object) (\(file):\(site.line))"
+        return "\(kind.word)#\(object) (\(file):\(site.line))"
     }
 
     /// The post, property set or delegate call that an event was caused by.

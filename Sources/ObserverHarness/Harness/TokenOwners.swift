@@ -1,19 +1,3 @@
-import ObserverHarnessInterface
-
-/// A handle that ends a registration: a block registration's token, a
-/// property observation. Its registration's observer is the token itself, so
-/// rules need the object that keeps it to know who registered.
-protocol RegistrationToken: AnyObject {}
-
-extension NotificationObserverToken: RegistrationToken {}
-
-/// Whether `object` is a registration token. (`PropertyObservation`, from
-/// the interface product, is not made to conform: an extension here would
-/// show it in this module's public API.)
-private func isToken(_ object: AnyObject) -> Bool {
-    object is RegistrationToken || object is PropertyObservation
-}
-
 /// Finds which tracked object owns each live registration token, by
 /// reflection when the harness checks: the object whose stored properties
 /// hold it, directly or inside optionals, arrays, sets, dictionaries, tuples,
@@ -38,12 +22,13 @@ enum TokenOwners {
 
     static func record(in recorder: Recorder) {
         let live = recorder.liveObjectsNow()
+        let tokens = recorder.registrationTokenIDs
         var tokenIDs: [ObjectIdentifier: UInt32] = [:]
-        for (id, object) in live where isToken(object) { tokenIDs[ObjectIdentifier(object)] = id }
+        for (id, object) in live where tokens.contains(id) { tokenIDs[ObjectIdentifier(object)] = id }
         guard !tokenIDs.isEmpty else { return }
         let known = Set(live.map { ObjectIdentifier($0.object) })
         var owners: [UInt32: [UInt32]] = [:]
-        for (id, object) in live where !isToken(object) {
+        for (id, object) in live where !tokens.contains(id) {
             var search = Search(tokenIDs: tokenIDs, known: known)
             search.visited.insert(ObjectIdentifier(object))
             search.enter(object, classDepth: classDepthLimit)

@@ -200,6 +200,13 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// A delivery of an isolated registration that ran on the main actor.
     static let onMainActor = EventFlags(rawValue: 1 << 6)
 
+    /// `track`: the object is a registration token of this kind (the two
+    /// bits of ``weak`` and ``unowned``, which only `add` and `delegateSet` use).
+    init(token kind: TokenKind) { self.init(rawValue: kind.rawValue) }
+
+    /// On a `track` event: the kind of registration token the object is, if it is one.
+    var tokenKind: TokenKind? { TokenKind(rawValue: rawValue & 0b11) }
+
     var hold: Hold {
         if contains(.weak) { return .weak }
         if contains(.unowned) { return .unowned }
@@ -211,6 +218,26 @@ struct EventFlags: OptionSet, Hashable, Sendable {
         case .strong: self = []
         case .weak: self = .weak
         case .unowned: self = .unowned
+        }
+    }
+}
+
+/// A handle the harness hands out that ends a registration, as recorded on the
+/// token's `track` event: the one place that says an object is a token.
+enum TokenKind: UInt8, Sendable {
+    /// A block registration's token (`addObserver(forName:object:queue:using:)`).
+    case block = 1
+    /// A property observation (`observe { … }`).
+    case observation = 2
+    /// A typed message's observer (`addObserver(of:for:using:)`).
+    case messageObserver = 3
+
+    /// How messages name such a token: `block#4 (Feed.swift:12)`.
+    var word: String {
+        switch self {
+        case .block: "block"
+        case .observation: "observation"
+        case .messageObserver: "message-observer"
         }
     }
 }

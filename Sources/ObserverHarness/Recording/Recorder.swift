@@ -32,6 +32,8 @@ final class Recorder: @unchecked Sendable {
     private var watchedSenders: [UInt32: Int] = [:]
     /// Async deliveries and loops still under way (has its own lock).
     let asyncActivity = AsyncActivity()
+    /// The objects tracked as registration tokens (``tokenID(for:kind:site:)``).
+    private var registrationTokens: Set<UInt32> = []
     /// Each registration token's owner, once found (see ``recordTokenOwner(_:of:)``).
     private var tokenOwners: [UInt32: UInt32] = [:]
     /// Objects the app said it released, in order.
@@ -267,11 +269,18 @@ final class Recorder: @unchecked Sendable {
         objectID(for: object, at: ObjectIdentifier(object), label: label, site: site)
     }
 
+    /// Starts tracking a registration token the harness just made: its
+    /// `track` event says which kind, which is how reports and the owner
+    /// search know it is one.
+    func tokenID(for token: AnyObject, kind: TokenKind, site: CodeLocation?) -> UInt32 {
+        objectID(for: token, at: ObjectIdentifier(token), site: site, token: kind)
+    }
+
     /// ``objectID(for:label:site:)`` with the address given, so tests can
     /// reuse an address without depending on the allocator.
     func objectID(
         for object: AnyObject, at key: ObjectIdentifier, label: String? = nil,
-        site: CodeLocation? = nil
+        site: CodeLocation? = nil, token: TokenKind? = nil
     ) -> UInt32 {
         lock.lock()
         if let id = objectIDs[key] {
@@ -289,8 +298,11 @@ final class Recorder: @unchecked Sendable {
         liveObjects[id] = WeakReference(object)
         objectIDs[key] = id
         let trackSite = site.map { siteID(locked: $0) } ?? 0
+        if token != nil { registrationTokens.insert(id) }
         _ = appendLocked(
-            Event(kind: .track, site: trackSite, channel: typeName.id, object: id),
+            Event(
+                kind: .track, flags: token.map(EventFlags.init(token:)) ?? [], site: trackSite,
+                channel: typeName.id, object: id),
             context: ThreadContext.current)
         lock.unlock()
         return id
@@ -390,6 +402,9 @@ final class Recorder: @unchecked Sendable {
             liveObjects.compactMap { id, reference in reference.object.map { (id, $0) } }.sorted { $0.id < $1.id }
         }
     }
+
+    /// The objects tracked as registration tokens.
+    var registrationTokenIDs: Set<UInt32> { lock.withLock { registrationTokens } }
 
     /// Records, once per token, that `holder` keeps the registration token
     /// `token` (a `retain` event): the owner of a block registration.

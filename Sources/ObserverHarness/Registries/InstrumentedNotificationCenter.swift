@@ -70,7 +70,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         using block: @escaping @Sendable (Notification) -> Void
     ) -> any NSObjectProtocol {
         let token = NotificationObserverToken(store: store)
-        let tokenID = recorder.objectID(for: token, site: location)
+        let tokenID = recorder.tokenID(for: token, kind: .block, site: location)
         let sender = senderIdentity(of: object, location: location)
         let queueReference = queue.map { QueueReference($0, objectID: recorder.objectID(for: $0)) }
         // A block given a queue runs on that queue's thread, not the poster's.

@@ -48,7 +48,7 @@ final class InstrumentedObservedProperty: ObservedPropertyBackend, @unchecked Se
         token: AnyObject, location: CodeLocation,
         handler: @escaping (Any) -> Void
     ) -> (@Sendable (CodeLocation?) -> Void)? {
-        let tokenID = store.recorder.objectID(for: token, site: location)
+        let tokenID = store.recorder.tokenID(for: token, kind: .observation, site: location)
         // Like a typed message's, the registration ends with its token.
         let result = store.add(
             observer: nil, observerID: tokenID, hold: .strong, channel: property,

@@ -69,7 +69,7 @@ final class MessageRegistry: @unchecked Sendable {
         _ handler: Handler, type: Message.Type, subject: AnyObject?,
         token: MessageObserverToken, location: CodeLocation
     ) -> UInt32 {
-        let tokenID = recorder.objectID(for: token, site: location)
+        let tokenID = recorder.tokenID(for: token, kind: .messageObserver, site: location)
         let subjectID = subject.map { recorder.objectID(for: $0) } ?? 0
         let result = store.add(
             observer: nil, observerID: tokenID, hold: .strong, channel: Self.channel(type),

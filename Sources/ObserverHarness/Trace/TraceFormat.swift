@@ -64,7 +64,7 @@
 /// | `subject` | object id: sender, owner, observed object or holder |
 /// | `registration` | registration id; for `state-set`/`append` the string id of the value; for `step` the step index |
 /// | `cause` | sequence number of an earlier event: the post a delivery answers, or the delivery whose handler emitted this event |
-/// | `flags` | bit set: 1 weak (on `retain`: the holder owns the target, a registration token), 2 unowned (on `retain`: the holder, a registration token, kept the target alive), 4 token (block) form, 8 any channel, 16 ignored duplicate, 32 removed by token (on a delivery: ran off its registration's isolation), 64 deallocation detected late (on `track`: the object is a boxed value; on `add`/`delegate-set`: made on another actor; on a delivery of an isolated registration: ran on the main actor), 128 remove from all channels (on `add`/`delegate-set`: made on the main actor) |
+/// | `flags` | bit set: 1 weak (on `retain`: the holder owns the target, a registration token), 2 unowned (on `retain`: the holder, a registration token, kept the target alive; on `track`, 1 and 2 together say the object is a registration token: 1 a block's, 2 a property observation, 3 a typed message's observer), 4 token (block) form, 8 any channel, 16 ignored duplicate, 32 removed by token (on a delivery: ran off its registration's isolation), 64 deallocation detected late (on `track`: the object is a boxed value; on `add`/`delegate-set`: made on another actor; on a delivery of an isolated registration: ran on the main actor), 128 remove from all channels (on `add`/`delegate-set`: made on the main actor) |
 ///
 /// ## Reading rules
 /// Keys may come in any order and unknown keys are errors. Blank lines are

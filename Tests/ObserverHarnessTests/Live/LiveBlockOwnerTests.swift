@@ -178,6 +178,25 @@ extension Live {
             #expect(TraceIndex(harness.recording()).tokenOwners.isEmpty)
         }
 
+        /// A token is known by the mark on its `track` event, which a trace
+        /// keeps; an app class that only shares a token class's name is not one.
+        @Test func aTokenIsKnownByItsTrackEventNotItsClassName() throws {
+            final class NotificationObserverToken {}
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let lookalike = NotificationObserverToken()
+            let lookalikeID = harness.track(lookalike).rawValue
+            let token = center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in }
+            let recording = harness.recording()
+            let read = try Recording.readTrace(recording.traceData()).recording
+            for trace in [TraceIndex(recording), TraceIndex(read)] {
+                #expect(trace.describe(lookalikeID) == "NotificationObserverToken#\(lookalikeID)")
+                let tokenID = try #require(trace.registrationsInOrder.first?.observer)
+                #expect(trace.describe(tokenID).hasPrefix("block#\(tokenID) (LiveBlockOwnerTests.swift:"))
+            }
+            withExtendedLifetime(token) {}
+        }
+
         @Test func findingsNameABlockByItsLineAndOwner() throws {
             let harness = Harness()
             let center = harness.notificationCenter()
