@@ -202,12 +202,15 @@ final class Replay {
         case .release(let name):
             release(name, frame: frame, site: site)
 
-        case .retain(let holderName, let targetName):
+        case .retain(let holderName, let targetName, let tokenOwner):
             guard let holder = resolve(holderName, frame)?.object, let target = resolve(targetName, frame)
             else { return }
             guard let targetObject = target.object else { return }
             holder.held.append(targetObject)
-            recorder.record(Event(kind: .retain, site: site, object: target.id, subject: holder.id))
+            recorder.record(
+                Event(
+                    kind: .retain, flags: tokenOwner ? .tokenOwner : [], site: site, object: target.id,
+                    subject: holder.id))
 
         case .observe(let observation):
             if scenario.registries[observation.registry]?.kind == .observable {

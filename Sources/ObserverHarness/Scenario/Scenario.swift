@@ -56,7 +56,10 @@ struct Step: Sendable {
     indirect enum Operation: Sendable {
         case create(object: String, type: String, methods: [String: Handler])
         case release(object: String)
-        case retain(holder: String, target: String)
+        /// `tokenOwner`: the target stands for a block registration's token
+        /// (the observer of an `observe` with a `token`), and the holder owns
+        /// that registration, as the harness finds by reflection in live tests.
+        case retain(holder: String, target: String, tokenOwner: Bool)
         case observe(Observation)
         case remove(Removal)
         case dropToken(String)

@@ -58,6 +58,14 @@ extension ReplayTests {
                 line: 4, column: 34, mentioning: "unknown field \"colour\"")
         }
 
+        @Test func aTokenOwnerFlagThatIsNotABooleanIsReportedAtTheValue() {
+            let steps = """
+                { "op": "create", "object": "a" }, { "op": "create", "object": "b" },
+                { "op": "retain", "holder": "a", "target": "b", "tokenOwner": "yes" }
+                """
+            expect(inputError(steps: steps), line: 5, column: 63, mentioning: "tokenOwner")
+        }
+
         @Test func aValueOfTheWrongTypeIsReportedAtTheValue() {
             expect(
                 inputError(steps: #"{ "op": "create", "object": 7 }"#),

@@ -31,7 +31,8 @@ extension ScenarioParser {
         case .retain:
             operation = .retain(
                 holder: try objectName(object, "holder", context: context, validator: validator),
-                target: try objectName(object, "target", context: context, validator: validator))
+                target: try objectName(object, "target", context: context, validator: validator),
+                tokenOwner: try object.optionalBool("tokenOwner") ?? false)
         case .observe: operation = .observe(try observation(object, context: context, validator: validator))
         case .remove: operation = .remove(try removal(object, context: context, validator: validator))
         case .dropToken: operation = .dropToken(try token(object))

@@ -16,7 +16,7 @@ enum StepKind: String, CaseIterable {
         switch self {
         case .create: ["object", "type", "methods"]
         case .release: ["object"]
-        case .retain: ["holder", "target"]
+        case .retain: ["holder", "target", "tokenOwner"]
         case .observe:
             [
                 "registry", "observer", "channel", "sender", "senderValue", "object", "property", "handler", "method",
