@@ -27,7 +27,8 @@ extension Observers {
     /// `delivery-off-isolation`. To keep watching between a firing and the
     /// next registration the harness runs `apply` again, so `apply` should
     /// only read (as the framework expects it to), and it keeps what `apply`
-    /// captures until that next change. `owner` is the object that observes:
+    /// captures while this registration is armed, at most as long as the
+    /// harness itself. `owner` is the object that observes:
     /// once it has deallocated, later changes are nobody's loss.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @discardableResult

@@ -104,8 +104,13 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         return register(apply, watch: watch, generation: generation)
     }
 
+    /// The model's registrar keeps this onChange, so it holds the watch
+    /// weakly: the watch keeps `apply`, which captures the model (a cycle).
+    /// `watches` keeps the watch for as long as the harness lives.
     private func register<T>(_ apply: () -> T, watch: Watch, generation: Int) -> T {
-        withObservationTracking(apply) { [weak self] in self?.changed(watch, generation: generation) }
+        withObservationTracking(apply) { [weak self, weak watch] in
+            if let self, let watch { self.changed(watch, generation: generation) }
+        }
     }
 
     /// A tracked value is about to change, on the changing thread.
@@ -129,10 +134,7 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
                 Event(
                     kind: .observationChange, site: watch.site, registry: watch.registryID, channel: watch.channel,
                     object: watch.ownerID, registration: armed?.registration ?? 0), context: context)
-            guard let armed else {
-                watch.apply = nil  // the miss is on record; rest until the app arms again
-                return
-            }
+            guard let armed else { return }  // the miss is on record; rest until the app arms again
             let flags = armed.isolation.deliveryFlags(at: context.modelledPlace ?? context.liveDeliveryPlace)
             let sequence = recorder.appendLocked(
                 Event(
@@ -143,6 +145,7 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
             watch.generation += 1
             fire = (sequence, armed.onChange)
             next = watch.apply.map { ($0, watch.generation) }
+            watch.apply = nil  // only an armed registration needs it again
             watch.nesting += 1
         }
         guard let fire else { return }
