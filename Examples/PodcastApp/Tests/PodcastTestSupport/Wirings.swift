@@ -14,6 +14,8 @@ public enum Wirings {
     public static var all: [Wiring] {
         var typed: [Wiring] = []
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) { typed = [discardedTypedToken] }
+        var tracked: [Wiring] = []
+        if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) { tracked = [observationNotRearmed] }
         return [
             notifyAfterDealloc, danglingRegistration, strongObserverList, strongDelegate, blockCapturingSelf,
             blockCapturingSelfInAWrapper, observedObjectDeallocated, discardedToken,
@@ -24,7 +26,7 @@ public enum Wirings {
                 notificationCycle, broadcastAsCommand, delegateAsBroadcast, delegateOverwritten,
                 singleReceiverBroadcast,
                 unobservedPost, channelNameTypo, valueObjectFilter,
-            ]
+            ] + tracked
     }
 
     // MARK: Lifetimes

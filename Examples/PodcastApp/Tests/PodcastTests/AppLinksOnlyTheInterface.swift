@@ -2,8 +2,8 @@ import Foundation
 import PodcastTestSupport
 import Testing
 
-/// The app's production target links only the interface product, and no app
-/// type names the harness.
+/// The app's production target links only the interface product (besides the
+/// toolchain's Foundation and Observation), and no app type names the harness.
 @Test func theAppImportsOnlyFoundationAndTheInterface() throws {
     let sources = appSourcesFolder()
     let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
@@ -12,7 +12,9 @@ import Testing
         let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
         let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
         #expect(
-            imports.allSatisfy { $0 == "import Foundation" || $0 == "import ObserverHarnessInterface" },
+            imports.allSatisfy {
+                ["import Foundation", "import Observation", "import ObserverHarnessInterface"].contains($0)
+            },
             "\(file) imports \(imports)")
         #expect(
             !text.replacingOccurrences(of: "ObserverHarnessInterface", with: "").contains("Harness"),

@@ -186,6 +186,22 @@ final class CaughtAtTheAppsLineXCTests: XCTestCase {
         assertFindings(harness, .none(atOrAbove: .note))
     }
 
+    // MARK: Observation tracking
+
+    @MainActor func testChapterTitleObservesOnceAndMissesTheNextChapter() async throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else {
+            throw XCTSkip("Observation needs macOS 14")
+        }
+        try assertCaught(Wirings.observationNotRearmed)
+    }
+
+    @MainActor func testChapterHighlightObservesAgainFromOnChange() async throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else {
+            throw XCTSkip("Observation needs macOS 14")
+        }
+        assertSilent(Wirings.observationNotRearmed)
+    }
+
     // MARK: Design
 
     @MainActor func testLegacySubscribeRowMakesBothListsSubscribe() async throws {
