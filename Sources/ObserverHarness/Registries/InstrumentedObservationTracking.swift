@@ -6,12 +6,17 @@ import Observation
 ///
 /// Each call site (and owner) has a ``Watch``. The framework registration
 /// made for the app's call is also the shadow's: when it fires, the harness
-/// records the change, fires the app's `onChange` once (as the framework
-/// would: on the changing thread, before the value changes) and, unless
-/// `onChange` armed the next registration itself, runs `apply` again to
-/// register for the next change. That change is then recorded with no app
-/// registration armed to see it (a missed change), and the watch rests until
-/// the app arms again, so `apply` is re-run at most once per firing.
+/// records the change, runs `apply` again to register for the next change,
+/// and fires the app's `onChange` once (as the framework would: on the
+/// changing thread, before the value changes). A change with no app
+/// registration armed to see it is recorded as such: `onChange` writing what
+/// it tracks, or a change missed because `onChange` did not arm again. After
+/// a miss the watch rests until the app arms again, so `apply` is re-run at
+/// most twice per firing.
+///
+/// The harness keeps `apply` (which captures the model) only while the app's
+/// registration is armed, and the model's registrar holds the watch weakly,
+/// so a model is never kept alive by a cycle through the harness.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchecked Sendable {
     private let recorder: Recorder
@@ -117,7 +122,7 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
     private func changed(_ watch: Watch, generation: Int) {
         let context = ThreadContext.current
         var fire: (sequence: UInt32, onChange: @Sendable () -> Void)?
-        var next: (apply: () -> Void, generation: Int)?
+        var shadow: (apply: () -> Void, generation: Int)?
         recorder.withLock {
             guard generation == watch.generation, !watch.ownerIsGone else { return }
             if watch.nesting >= NotificationCycleRule.depthBound {
@@ -134,7 +139,12 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
                 Event(
                     kind: .observationChange, site: watch.site, registry: watch.registryID, channel: watch.channel,
                     object: watch.ownerID, registration: armed?.registration ?? 0), context: context)
-            guard let armed else { return }  // the miss is on record; rest until the app arms again
+            guard let armed else {
+                // A miss, or onChange writing what it tracks: on record, and
+                // this registration is spent. Rest until the app arms again.
+                watch.generation += 1
+                return
+            }
             let flags = armed.isolation.deliveryFlags(at: context.modelledPlace ?? context.liveDeliveryPlace)
             let sequence = recorder.appendLocked(
                 Event(
@@ -144,11 +154,14 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
             watch.armed = nil
             watch.generation += 1
             fire = (sequence, armed.onChange)
-            next = watch.apply.map { ($0, watch.generation) }
+            shadow = watch.apply.map { ($0, watch.generation) }
             watch.apply = nil  // only an armed registration needs it again
             watch.nesting += 1
         }
         guard let fire else { return }
+        // Keep watching from before onChange runs, so a write it makes to what
+        // it tracks is seen too (when it arms again, this one is stale).
+        if let shadow { register(shadow.apply, watch: watch, generation: shadow.generation) }
         recorder.withFrame(fire.sequence, context: context) {
             if let scope {
                 RegistryScope.$provider.withValue(scope) { fire.onChange() }
@@ -156,10 +169,17 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
                 fire.onChange()
             }
         }
-        recorder.withLock { watch.nesting -= 1 }
-        // `onChange` may have armed the next registration itself; if not, keep watching.
-        guard let next, recorder.withLock({ watch.generation == next.generation }) else { return }
-        register(next.apply, watch: watch, generation: next.generation)
+        // onChange's own write spent the shadow registration: unless onChange
+        // armed again, watch on for the change it will miss.
+        let next: Int? = recorder.withLock {
+            watch.nesting -= 1
+            guard let shadow, watch.armed == nil, watch.apply == nil,
+                watch.generation == shadow.generation + 1
+            else { return nil }
+            watch.generation += 1
+            return watch.generation
+        }
+        if let shadow, let next { register(shadow.apply, watch: watch, generation: next) }
     }
 }
 

@@ -1,5 +1,6 @@
 /// A handler added or removed registrations of the registry that was
-/// delivering to it.
+/// delivering to it, or a `withObservationTracking` onChange wrote what it
+/// tracks while its change was being delivered.
 struct MutationDuringNotifyRule: Rule {
     let descriptor = RuleDescriptor(
         id: "mutation-during-notify", severity: .warning, category: .delivery,
@@ -9,7 +10,11 @@ struct MutationDuringNotifyRule: Rule {
             enumerating a mutable array raises, an index-based loop skips or repeats an observer, and whether a \
             newly added observer receives the post in flight differs between implementations. \
             NotificationCenter tolerates a handler removing its own registration (a one-shot observer), so that \
-            alone does not fire this rule.
+            alone does not fire this rule. The Observation framework has its own form: `withObservationTracking` \
+            calls `onChange` in willSet, before the new value is stored, so an `onChange` that writes what it \
+            tracks (and does not observe again, which would be a `notification-cycle`) has its write overwritten \
+            by the change being delivered. Such a finding's fix says so: derive that value where it is read, or \
+            write it once the change is stored.
             """,
         fix: "Do not change the observer list from inside a notification: defer the change until delivery ends "
             + "(e.g. DispatchQueue.main.async), or enumerate a copy of the list.",
@@ -24,7 +29,19 @@ struct MutationDuringNotifyRule: Rule {
                   { "op": "observe", "registry": "subject", "observer": "logger", "handler": [] },
                   ↓{ "op": "post", "registry": "subject" }
                 ]
-                """)
+                """),
+            RuleExample(
+                """
+                [
+                  { "op": "create", "object": "search" },
+                  { "op": "create", "object": "field" },
+                  { "op": "observe", "registry": "model", "observer": "field", "object": "search",
+                    "property": "query", "handler": [
+                      { "set": { "registry": "model", "object": "search", "property": "query", "value": "swift",
+                                 "site": "SearchField.swift:31" } } ] },
+                  ↓{ "op": "set", "registry": "model", "object": "search", "property": "query", "value": " swift " }
+                ]
+                """, registries: #"{ "model": { "kind": "observable" } }"#),
         ],
         clean: [
             RuleExample(
@@ -48,6 +65,19 @@ struct MutationDuringNotifyRule: Rule {
                   { "op": "remove", "registry": "subject", "observer": "logger" }
                 ]
                 """),
+            RuleExample(
+                """
+                [
+                  { "op": "create", "object": "search" },
+                  { "op": "create", "object": "field" },
+                  { "op": "observe", "registry": "model", "observer": "field", "object": "search",
+                    "property": "query", "handler": [
+                      { "set": { "registry": "model", "object": "search", "property": "suggestions", "value": [] } },
+                      { "observe": { "registry": "model", "observer": "field", "object": "search",
+                                     "property": "query", "handler": [] } } ] },
+                  { "op": "set", "registry": "model", "object": "search", "property": "query", "value": " swift " }
+                ]
+                """, registries: #"{ "model": { "kind": "observable" } }"#),
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
@@ -85,6 +115,38 @@ struct MutationDuringNotifyRule: Rule {
                         + (event.object == 0 || event.object == deliveryEvent.object ? [] : [trace.name(event.object)]),
                     step: trace.step(of: sequence), site: trace.site(event.site), location: trace.location(event.site),
                     events: [post.sequence, delivery, sequence]))
+        }
+        checkObservationSelfWrites(trace, into: &findings)
+    }
+
+    private static let observationFix =
+        "An onChange must not write what its apply read: derive that value "
+        + "where it is read, or write it once the change is stored."
+
+    /// An onChange that wrote what it tracks without observing again (one
+    /// that observes again loops, and is `notification-cycle`).
+    private func checkObservationSelfWrites(_ trace: TraceIndex, into findings: inout [Finding]) {
+        var arms: [UInt32: Int] = [:]
+        for sequence in trace.observationEvents {
+            let event = trace.events[sequence]
+            if event.kind == .observationArm { arms[event.registration] = sequence }
+            guard event.kind == .observationChange, event.registration == 0,
+                let firing = trace.selfWriteFiring(of: sequence),
+                let arm = arms[trace.events[firing].registration]
+            else { continue }
+            let armEvent = trace.events[arm]
+            let owner = armEvent.object == 0 ? "" : " of \(trace.describe(armEvent.object))"
+            let writeSite = event.site == 0 || event.site == armEvent.site ? "" : " at \(siteText(trace, event.site))"
+            let site = event.site == 0 ? armEvent.site : event.site
+            findings.append(
+                finding(
+                    "The onChange\(owner) armed at \(siteText(trace, armEvent.site)) changed \(trace.quoted(event.channel)), "
+                        + "which it tracks,\(writeSite) while that change was being delivered: onChange runs before the "
+                        + "new value is stored, so the change in progress overwrites the write.",
+                    registry: trace.registryName(event.registry), channel: trace.string(event.channel),
+                    objects: armEvent.object == 0 ? [] : [trace.name(armEvent.object)],
+                    step: trace.step(of: sequence), site: trace.site(site), location: trace.location(site),
+                    events: [firing, sequence], fix: Self.observationFix))
         }
     }
 

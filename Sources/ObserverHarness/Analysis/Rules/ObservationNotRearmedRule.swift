@@ -61,7 +61,9 @@ struct ObservationNotRearmedRule: Rule {
             case .observationFire:
                 lastFire[key] = sequence
             case .observationChange where event.registration == 0:
+                // The onChange's own write is `mutation-during-notify`, not a missed change.
                 guard let fire = lastFire[key], !isGone(event.object, at: sequence, trace),
+                    trace.selfWriteFiring(of: sequence) == nil,
                     let arm = arms[trace.events[fire].registration],
                     reported.insert(key).inserted
                 else { continue }

@@ -1,0 +1,28 @@
+// Kept apart from the harness's own module, as ObservableCartModels.swift is.
+import Observation
+import ObserverHarnessInterface
+
+@Observable final class SearchQuery: @unchecked Sendable {
+    var text = ""
+    var suggestions: [String] = []
+}
+
+/// Observes the query once (no re-arm); its onChange either tidies the query
+/// itself (writes what it tracks) or fills the suggestions (another property).
+final class SearchFieldObserver: @unchecked Sendable {
+    let query: SearchQuery
+    let writesWhatItTracks: Bool
+    static let observeLine = #line + 5
+
+    init(query: SearchQuery, writesWhatItTracks: Bool) { (self.query, self.writesWhatItTracks) = (query, writesWhatItTracks) }
+
+    func observe() {
+        Observers.withObservationTracking({ [query] in query.text }, onChange: { [self] in
+            if writesWhatItTracks {
+                query.text = "tidied"
+            } else {
+                query.suggestions = ["swift"]
+            }
+        }, owner: self)
+    }
+}
