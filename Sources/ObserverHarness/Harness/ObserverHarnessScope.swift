@@ -47,8 +47,12 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
         self.recorder = recorder
         tracking = InstrumentedObservationTracking(recorder: recorder)
         observationTracker = tracking
+        observations = InstrumentedObservations(recorder: recorder)
         tracking.scope = self
     }
+
+    /// Records loops over `Observers.observations`.
+    let observations: InstrumentedObservations
 
     /// Records `Observers.withObservationTracking` for the scope.
     let observationTracker: any ObservationTrackingBackend

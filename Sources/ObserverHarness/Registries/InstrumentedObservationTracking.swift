@@ -21,8 +21,7 @@ import Observation
 final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchecked Sendable {
     private let recorder: Recorder
     /// Its registry, added on first use, so a harness that never tracks has none.
-    private let registryLock = Lock()
-    private var addedRegistryID: UInt32 = 0
+    private let registry: LazyRegistry
     // Guarded by the recorder's lock.
     private var watches: [WatchKey: Watch] = [:]
     /// The scope's registries: `onChange` runs wherever the change was made,
@@ -32,16 +31,7 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
 
     init(recorder: Recorder) {
         self.recorder = recorder
-    }
-
-    /// Never called under the recorder's lock (this lock is taken first).
-    private var registryID: UInt32 {
-        registryLock.withLock {
-            if addedRegistryID == 0 {
-                addedRegistryID = recorder.addRegistry(RegistryInfo(name: "withObservationTracking", kind: .property))
-            }
-            return addedRegistryID
-        }
+        registry = LazyRegistry(recorder: recorder, info: RegistryInfo(name: "withObservationTracking", kind: .property))
     }
 
     private struct WatchKey: Hashable {
@@ -84,7 +74,7 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
     ) -> T {
         let ownerID = owner.map { recorder.objectID(for: $0, site: location) } ?? 0
         let isolation = RegistrationIsolation(location.isolation)
-        let registryID = self.registryID
+        let registryID = registry.id
         let (watch, generation): (Watch, Int) = recorder.withLock {
             recorder.noticeDeallocationsLocked()
             let site = recorder.siteIDLocked(.location(location))

@@ -1,4 +1,4 @@
-/// An async observation loop (`for await` over notifications or messages)
+/// An async observation loop (`for await` over notifications, messages or `Observations`)
 /// still running after the app released the object it works for: it either
 /// keeps that owner alive, or runs on for nobody.
 struct AsyncObserverOutlivesOwnerRule: Rule {
@@ -6,7 +6,8 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
         id: "async-observer-outlives-owner", severity: .error, category: .lifetime,
         summary: "An async observation loop keeps running, or keeps its owner alive, after the app released the owner.",
         explanation: """
-            A `Task { for await … in center.notifications(named:) }` (or over `messages(of:for:)`) ends only when \
+            A `Task { for await … in center.notifications(named:) }` (or over `messages(of:for:)`, or over \
+            `Observations`, whose closure often captures self as well) ends only when \
             its task is cancelled or the loop breaks. Nothing ends it when the screen that started it closes: a \
             loop that captures self strongly keeps the screen alive until the next value arrives, or forever; \
             one that captures self weakly keeps its registration, its buffer and its task stack alive for the \
@@ -68,7 +69,10 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
             if let settle = loops.lastSettle, settle.hitLimit, settle.sequence > gone {
                 waited = " (still running after \(settle.turns) scheduler turns)"
             }
-            let source = loop.typedMessage ? "messages" : "notifications"
+            let source =
+                loop.typedMessage
+                ? "messages"
+                : trace.registryInfo(loop.registry).kind == .observable ? "Observations" : "notifications"
             findings.append(
                 finding(
                     "The async loop over \(source) of \(trace.quoted(loop.channel)) opened at \(siteText(trace, loop.site)) "
