@@ -15,12 +15,16 @@ private final class VolumeClamp: @unchecked Sendable {
     let volume: Volume
     let clampsWhatItTracks: Bool
 
-    init(volume: Volume, clampsWhatItTracks: Bool) { (self.volume, self.clampsWhatItTracks) = (volume, clampsWhatItTracks) }
+    init(volume: Volume, clampsWhatItTracks: Bool) {
+        (self.volume, self.clampsWhatItTracks) = (volume, clampsWhatItTracks)
+    }
 
     func observe() {
-        Observers.withObservationTracking({ _ = self.volume.level }, onChange: { [self] in
-            if clampsWhatItTracks { volume.level = 10 } else { volume.label = "changed" }
-        }, owner: self)
+        Observers.withObservationTracking(
+            { _ = self.volume.level },
+            onChange: { [self] in
+                if clampsWhatItTracks { volume.level = 10 } else { volume.label = "changed" }
+            }, owner: self)
     }
 }
 

@@ -12,7 +12,8 @@ extension TraceIndex {
         while cause != Event.none, hops < Self.selfWriteCauseBound {
             let frame = events[Int(cause)]
             if frame.kind == .observationFire, frame.registry == event.registry, frame.channel == event.channel,
-               frame.object == event.object {
+                frame.object == event.object
+            {
                 return Int(cause)
             }
             cause = frame.cause

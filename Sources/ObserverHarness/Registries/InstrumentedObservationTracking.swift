@@ -31,7 +31,8 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
 
     init(recorder: Recorder) {
         self.recorder = recorder
-        registry = LazyRegistry(recorder: recorder, info: RegistryInfo(name: "withObservationTracking", kind: .property))
+        registry = LazyRegistry(
+            recorder: recorder, info: RegistryInfo(name: "withObservationTracking", kind: .property))
     }
 
     private struct WatchKey: Hashable {

@@ -16,18 +16,19 @@ final class InstrumentedObservations: Sendable {
         let recording = AsyncObservationRecording(recorder: recorder, registryID: registry.id)
         let registration = recorder.withLock { recorder.newRegistrationIDLocked() }
         // The record itself stands for the loop: the iterator holds it, so it goes when the loop does.
-        recording.open(loop: recording, registrationID: registration, channel: "values read at \(location.callSite)",
-                       owner: owner, typedMessage: false, location: location)
+        recording.open(
+            loop: recording, registrationID: registration, channel: "values read at \(location.callSite)",
+            owner: owner, typedMessage: false, location: location)
         return recording
     }
 }
 
 #if compiler(>=6.2)
-extension HarnessRegistries: ObservationsProvider {
-    func observationsLoopStarted(owner: AnyObject?, location: CodeLocation) -> any AsyncObservationEvents {
-        observations.loopStarted(owner: owner, location: location)
+    extension HarnessRegistries: ObservationsProvider {
+        func observationsLoopStarted(owner: AnyObject?, location: CodeLocation) -> any AsyncObservationEvents {
+            observations.loopStarted(owner: owner, location: location)
+        }
     }
-}
 #endif
 
 /// A registry added to the recording the first time it is needed.

@@ -1,78 +1,78 @@
 #if compiler(>=6.2)
-import Testing
-@testable import ObserverHarness
+    import Testing
+    @testable import ObserverHarness
 
-extension Live {
-    /// Loops over a tracked `Observations`, judged as loops over notifications.
-    @Suite struct ObservationsLoops {
-        typealias Screen = ObservationsCartScreen
+    extension Live {
+        /// Loops over a tracked `Observations`, judged as loops over notifications.
+        @Suite struct ObservationsLoops {
+            typealias Screen = ObservationsCartScreen
 
-        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
-        @Test func aLoopHoldingSelfKeepsItsReleasedOwnerAlive() async throws {
-            let harness = Harness()
-            let cart = ObservableCart()
-            var screen: Screen? = withObserverHarness(harness) { Screen(cart: cart, strongSelf: true) }
-            harness.track(screen!, label: "screen")
-            #expect(await harness.settle(loopsOpened: 1))
-            await Self.untilShown(0, on: screen!)
-            cart.count = 1
-            await Self.untilShown(1, on: screen!)
-            let task = screen?.task
-            harness.noteReleased(screen!)
-            weak let released = screen
-            screen = nil
+            @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+            @Test func aLoopHoldingSelfKeepsItsReleasedOwnerAlive() async throws {
+                let harness = Harness()
+                let cart = ObservableCart()
+                var screen: Screen? = withObserverHarness(harness) { Screen(cart: cart, strongSelf: true) }
+                harness.track(screen!, label: "screen")
+                #expect(await harness.settle(loopsOpened: 1))
+                await Self.untilShown(0, on: screen!)
+                cart.count = 1
+                await Self.untilShown(1, on: screen!)
+                let task = screen?.task
+                harness.noteReleased(screen!)
+                weak let released = screen
+                screen = nil
 
-            #expect(await harness.settle(maxTurns: 100) == false, "the loop never ends")
-            #expect(released != nil, "the loop holds the screen")
-            let finding = try #require(harness.analyze().live("async-observer-outlives-owner").first)
-            #expect(finding.objects.first == "screen")
-            #expect(finding.message.contains("over Observations"), "\(finding.message)")
-            #expect(finding.message.contains("keeps its owner screen"), "\(finding.message)")
-            #expect(finding.site?.file.hasSuffix("ObservationsScreens.swift") == true)
-            task?.cancel()
-            await task?.value
-        }
+                #expect(await harness.settle(maxTurns: 100) == false, "the loop never ends")
+                #expect(released != nil, "the loop holds the screen")
+                let finding = try #require(harness.analyze().live("async-observer-outlives-owner").first)
+                #expect(finding.objects.first == "screen")
+                #expect(finding.message.contains("over Observations"), "\(finding.message)")
+                #expect(finding.message.contains("keeps its owner screen"), "\(finding.message)")
+                #expect(finding.site?.file.hasSuffix("ObservationsScreens.swift") == true)
+                task?.cancel()
+                await task?.value
+            }
 
-        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
-        @Test func aWeakSelfLoopCancelledInDeinitEndsWithItsOwner() async throws {
-            let harness = Harness()
-            let cart = ObservableCart()
-            var screen: Screen? = withObserverHarness(harness) { Screen(cart: cart, strongSelf: false) }
-            harness.track(screen!, label: "screen")
-            #expect(await harness.settle(loopsOpened: 1))
-            await Self.untilShown(0, on: screen!)
-            cart.count = 1
-            await Self.untilShown(1, on: screen!)
-            let task = try #require(screen?.task)
-            harness.noteReleased(screen!)
-            screen = nil
+            @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+            @Test func aWeakSelfLoopCancelledInDeinitEndsWithItsOwner() async throws {
+                let harness = Harness()
+                let cart = ObservableCart()
+                var screen: Screen? = withObserverHarness(harness) { Screen(cart: cart, strongSelf: false) }
+                harness.track(screen!, label: "screen")
+                #expect(await harness.settle(loopsOpened: 1))
+                await Self.untilShown(0, on: screen!)
+                cart.count = 1
+                await Self.untilShown(1, on: screen!)
+                let task = try #require(screen?.task)
+                harness.noteReleased(screen!)
+                screen = nil
 
-            await task.value
-            #expect(await harness.settle())
-            let report = harness.analyze()
-            #expect(report.live("async-observer-outlives-owner").isEmpty)
-            let recording = harness.recording()
-            let ends = recording.recordedEvents(.asyncEnd).map { recording.string($0.event.channel) }
-            #expect(ends == ["cancelled"])
-        }
+                await task.value
+                #expect(await harness.settle())
+                let report = harness.analyze()
+                #expect(report.live("async-observer-outlives-owner").isEmpty)
+                let recording = harness.recording()
+                let ends = recording.recordedEvents(.asyncEnd).map { recording.string($0.event.channel) }
+                #expect(ends == ["cancelled"])
+            }
 
-        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
-        @Test func withoutAHarnessItIsTheFrameworksOwn() async {
-            let cart = ObservableCart()
-            let screen = Screen(cart: cart, strongSelf: false)
-            await Self.untilShown(0, on: screen)
-            cart.count = 2
-            await Self.untilShown(2, on: screen)
-            #expect(screen.shown == 2)
-            screen.task?.cancel()
-        }
+            @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+            @Test func withoutAHarnessItIsTheFrameworksOwn() async {
+                let cart = ObservableCart()
+                let screen = Screen(cart: cart, strongSelf: false)
+                await Self.untilShown(0, on: screen)
+                cart.count = 2
+                await Self.untilShown(2, on: screen)
+                #expect(screen.shown == 2)
+                screen.task?.cancel()
+            }
 
-        /// The loop takes a value a few scheduler turns after it changed.
-        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
-        private static func untilShown(_ count: Int, on screen: Screen) async {
-            for _ in 0..<100_000 where screen.shown != count { await Task.yield() }
-            #expect(screen.shown == count)
+            /// The loop takes a value a few scheduler turns after it changed.
+            @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+            private static func untilShown(_ count: Int, on screen: Screen) async {
+                for _ in 0..<100_000 where screen.shown != count { await Task.yield() }
+                #expect(screen.shown == count)
+            }
         }
     }
-}
 #endif

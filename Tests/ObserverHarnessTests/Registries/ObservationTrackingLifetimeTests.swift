@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 /// The harness's shadow tracking keeps the app's `apply` (which captures the

@@ -14,15 +14,19 @@ final class SearchFieldObserver: @unchecked Sendable {
     let writesWhatItTracks: Bool
     static let observeLine = #line + 5
 
-    init(query: SearchQuery, writesWhatItTracks: Bool) { (self.query, self.writesWhatItTracks) = (query, writesWhatItTracks) }
+    init(query: SearchQuery, writesWhatItTracks: Bool) {
+        (self.query, self.writesWhatItTracks) = (query, writesWhatItTracks)
+    }
 
     func observe() {
-        Observers.withObservationTracking({ [query] in query.text }, onChange: { [self] in
-            if writesWhatItTracks {
-                query.text = "tidied"
-            } else {
-                query.suggestions = ["swift"]
-            }
-        }, owner: self)
+        Observers.withObservationTracking(
+            { [query] in query.text },
+            onChange: { [self] in
+                if writesWhatItTracks {
+                    query.text = "tidied"
+                } else {
+                    query.suggestions = ["swift"]
+                }
+            }, owner: self)
     }
 }

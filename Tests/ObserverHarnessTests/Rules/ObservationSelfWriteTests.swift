@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObserverHarness
 
 extension Rules {
@@ -52,7 +53,8 @@ extension Rules {
         static let registries = #"{ "model": { "kind": "observable" } }"#
 
         @Test func firesForAScenarioHandlerThatSetsWhatItTracks() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "search" },
                   { "op": "create", "object": "field" },
@@ -62,7 +64,8 @@ extension Rules {
                     "site": "SearchField.swift:20" },
                   { "op": "set", "registry": "model", "object": "search", "property": "query", "value": " swift " }
                 ]
-                """, registries: Self.registries).report()
+                """, registries: Self.registries
+            ).report()
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.step == 3)
             #expect(finding.site?.description == "SearchField.swift:31")
@@ -71,7 +74,8 @@ extension Rules {
         }
 
         @Test func isQuietForAScenarioHandlerThatSetsAnotherProperty() throws {
-            let report = try InlineScenario("""
+            let report = try InlineScenario(
+                """
                 [
                   { "op": "create", "object": "search" },
                   { "op": "create", "object": "field" },
@@ -80,7 +84,8 @@ extension Rules {
                                             "value": ["swift"] } } ] },
                   { "op": "set", "registry": "model", "object": "search", "property": "query", "value": " swift " }
                 ]
-                """, registries: Self.registries).report()
+                """, registries: Self.registries
+            ).report()
             report.expectNone(of: Self.rule)
         }
     }

@@ -24,9 +24,8 @@ public final class ChapterTitle: @unchecked Sendable {
     }
 
     private func observe() {
-        Observers.withObservationTracking({ [progress] in progress.chapter }, onChange: { [weak self] in // bug: observation-not-rearmed
-            self?.changesHeard += 1
-        }, owner: self)
+        Observers.withObservationTracking(  // bug: observation-not-rearmed
+            { [progress] in progress.chapter }, onChange: { [weak self] in self?.changesHeard += 1 }, owner: self)
     }
 }
 
@@ -43,10 +42,12 @@ public final class ChapterListHighlight: @unchecked Sendable {
     }
 
     private func observe() {
-        Observers.withObservationTracking({ [progress] in progress.chapter }, onChange: { [weak self] in
-            guard let self else { return }
-            changesHeard += 1
-            observe()
-        }, owner: self)
+        Observers.withObservationTracking(
+            { [progress] in progress.chapter },
+            onChange: { [weak self] in
+                guard let self else { return }
+                changesHeard += 1
+                observe()
+            }, owner: self)
     }
 }
