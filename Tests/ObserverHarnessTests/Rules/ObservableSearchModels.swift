@@ -12,7 +12,7 @@ import ObserverHarnessInterface
 final class SearchFieldObserver: @unchecked Sendable {
     let query: SearchQuery
     let writesWhatItTracks: Bool
-    static let observeLine = #line + 5
+    static let observeLine = #line + 7
 
     init(query: SearchQuery, writesWhatItTracks: Bool) {
         (self.query, self.writesWhatItTracks) = (query, writesWhatItTracks)
