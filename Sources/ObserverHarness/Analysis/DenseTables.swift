@@ -71,8 +71,10 @@ struct PairNumbering {
 /// memory (an array per post made every rule that walks posts miss the cache).
 struct DeliveryList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
     private var inline: (UInt32, UInt32, UInt32) = (0, 0, 0)
+    private var storedCount: UInt32 = 0
     private var overflow: [Int]?
-    private(set) var count = 0
+
+    var count: Int { Int(storedCount) }
 
     init() {}
 
@@ -103,6 +105,19 @@ struct DeliveryList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable
             if overflow == nil { overflow = [] }
             overflow!.append(sequence)
         }
-        count += 1
+        storedCount += 1
     }
+}
+
+/// Event sequence numbers in 32 bits each (sequences fit, as in events),
+/// read as `Int`: half the memory of `[Int]` for the index's longest lists.
+struct SequenceList: RandomAccessCollection, Sendable {
+    private var stored: [UInt32] = []
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { stored.count }
+    subscript(position: Int) -> Int { Int(stored[position]) }
+
+    mutating func append(_ sequence: Int) { stored.append(UInt32(sequence)) }
+    mutating func reserveCapacity(_ capacity: Int) { stored.reserveCapacity(capacity) }
 }

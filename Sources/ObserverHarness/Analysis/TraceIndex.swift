@@ -2,28 +2,60 @@
 /// history, object lifetimes, posts with their deliveries, delegate slots,
 /// effects with the delivery they belong to. Built in one pass over the events.
 struct TraceIndex {
+    // Records keep event sequences in 32 bits, as events keep their causes
+    // (``Event/none``, never a sequence, stands for "not yet"): at 10^7
+    // events the index is most of the analysis's memory, and 64-bit
+    // sequences and optionals more than doubled its records.
+
     struct RegistrationRecord {
         let id: UInt32
-        let addSequence: Int
+        private let storedAddSequence: UInt32
         let registry: UInt32
         let observer: UInt32
         let channel: UInt32
-        let anyChannel: Bool
         let sender: UInt32
-        let hold: Hold
-        let tokenForm: Bool
         let site: UInt32
+        private let storedChannelKey: Int32
+        private var storedRemoveSequence = Event.none
+        private var storedTokenDropSequence = Event.none
+        let hold: Hold
+        let anyChannel: Bool
+        let tokenForm: Bool
         let isDelegate: Bool
-        /// The number of its (registry, channel) pair: see ``channelCount``.
-        let channelKey: Int
-        var removeSequence: Int?
-        var tokenDropSequence: Int?
         /// A typed-message registration: dropping its token ends it.
-        var typedMessage = false
-        /// Its deliveries that reached a deallocated observer (`deliverToDead`):
-        /// the only ones rules ask for, and almost always none, so records
-        /// copy without touching an array buffer.
-        var deadDeliveries: [Int] = []
+        var typedMessage: Bool
+        /// Some delivery reached it deallocated: see ``TraceIndex/deadDeliveries(of:)``.
+        fileprivate(set) var hasDeadDeliveries = false
+
+        init(id: UInt32, addSequence: Int, registry: UInt32, observer: UInt32, channel: UInt32, anyChannel: Bool,
+             sender: UInt32, hold: Hold, tokenForm: Bool, site: UInt32, isDelegate: Bool, channelKey: Int,
+             typedMessage: Bool = false) {
+            self.id = id
+            storedAddSequence = UInt32(addSequence)
+            self.registry = registry
+            self.observer = observer
+            self.channel = channel
+            self.sender = sender
+            self.site = site
+            storedChannelKey = Int32(channelKey)
+            self.hold = hold
+            self.anyChannel = anyChannel
+            self.tokenForm = tokenForm
+            self.isDelegate = isDelegate
+            self.typedMessage = typedMessage
+        }
+
+        var addSequence: Int { Int(storedAddSequence) }
+        /// The number of its (registry, channel) pair: see ``channelCount``.
+        var channelKey: Int { Int(storedChannelKey) }
+        var removeSequence: Int? {
+            get { storedRemoveSequence == Event.none ? nil : Int(storedRemoveSequence) }
+            set { storedRemoveSequence = newValue.map { UInt32($0) } ?? Event.none }
+        }
+        var tokenDropSequence: Int? {
+            get { storedTokenDropSequence == Event.none ? nil : Int(storedTokenDropSequence) }
+            set { storedTokenDropSequence = newValue.map { UInt32($0) } ?? Event.none }
+        }
 
         func isActive(at sequence: Int) -> Bool {
             addSequence < sequence && (removeSequence.map { $0 > sequence } ?? true)
@@ -31,23 +63,51 @@ struct TraceIndex {
     }
 
     struct Lifetime {
-        var trackSequence: Int?
-        var releaseSequence: Int?
-        var deallocSequence: Int?
+        private var storedTrack = Event.none
+        private var storedRelease = Event.none
+        private var storedDealloc = Event.none
         var deallocDetectedLate = false
+
+        var trackSequence: Int? {
+            get { storedTrack == Event.none ? nil : Int(storedTrack) }
+            set { storedTrack = newValue.map { UInt32($0) } ?? Event.none }
+        }
+        var releaseSequence: Int? {
+            get { storedRelease == Event.none ? nil : Int(storedRelease) }
+            set { storedRelease = newValue.map { UInt32($0) } ?? Event.none }
+        }
+        var deallocSequence: Int? {
+            get { storedDealloc == Event.none ? nil : Int(storedDealloc) }
+            set { storedDealloc = newValue.map { UInt32($0) } ?? Event.none }
+        }
+
         func isDeallocated(at sequence: Int) -> Bool { deallocSequence.map { $0 < sequence } ?? false }
     }
 
     struct PostRecord {
-        let sequence: Int
-        let kind: EventKind
+        private let storedSequence: UInt32
         let registry: UInt32
         let channel: UInt32
         let sender: UInt32
         let site: UInt32
-        /// The number of its (registry, channel) pair: see ``channelCount``.
-        let channelKey: Int
+        private let storedChannelKey: Int32
+        let kind: EventKind
         var deliveries = DeliveryList()
+
+        init(sequence: Int, kind: EventKind, registry: UInt32, channel: UInt32, sender: UInt32, site: UInt32,
+             channelKey: Int) {
+            storedSequence = UInt32(sequence)
+            self.kind = kind
+            self.registry = registry
+            self.channel = channel
+            self.sender = sender
+            self.site = site
+            storedChannelKey = Int32(channelKey)
+        }
+
+        var sequence: Int { Int(storedSequence) }
+        /// The number of its (registry, channel) pair: see ``channelCount``.
+        var channelKey: Int { Int(storedChannelKey) }
     }
 
     struct DelegateSet {
@@ -82,16 +142,20 @@ struct TraceIndex {
     /// per registration in every rule, the bulk of analysis time.
     private(set) var registrationRecords: [RegistrationRecord] = []
     private var registrationSlots = DenseIndex()
-    /// Registration ids in the order they were added.
-    private(set) var registrationOrder: [UInt32] = []
-    /// `registrationOrder` as slots of `registrationRecords`.
-    private var registrationOrderSlots: [Int32] = []
+    /// Every add as a slot of `registrationRecords`, once some id was added
+    /// again (only a hand-written trace does that); nil while each add made
+    /// a record of its own, so the records are the order.
+    private var reAddedOrder: [Int32]?
+    /// Deliveries that reached a deallocated observer (`deliverToDead`), by
+    /// registration slot: the only deliveries rules ask for, and almost always none.
+    private var deadDeliveriesBySlot: [Int: [Int]] = [:]
     private(set) var ignoredDuplicateAdds: [Int] = []
     private(set) var lifetimes: [Lifetime]
     /// In sequence order (see ``postIndex(ofSequence:)``).
     private(set) var posts: [PostRecord] = []
-    private(set) var removals: [Int] = []
-    private(set) var mutations: [Int] = []
+    private(set) var removals = SequenceList()
+    /// Adds and removes, in order.
+    private(set) var mutations = SequenceList()
     private(set) var delegateSets: [DelegateSet] = []
     private(set) var effects: [Effect] = []
     private(set) var invocations: [Invocation] = []
@@ -208,7 +272,8 @@ struct TraceIndex {
                     queueGoneSkips.append(sequence)
                 }
                 if event.kind == .deliverToDead, let slot = registrationSlots[event.registration] {
-                    registrationRecords[slot].deadDeliveries.append(sequence)
+                    registrationRecords[slot].hasDeadDeliveries = true
+                    deadDeliveriesBySlot[slot, default: []].append(sequence)
                 }
             case .increment, .stateSet, .append, .read:
                 effects.append(
@@ -242,8 +307,6 @@ struct TraceIndex {
         }
         func count(_ kinds: EventKind...) -> Int { kinds.reduce(0) { $0 + counts[Int($1.rawValue)] } }
         registrationRecords.reserveCapacity(count(.add, .delegateSet))
-        registrationOrder.reserveCapacity(count(.add, .delegateSet))
-        registrationOrderSlots.reserveCapacity(count(.add, .delegateSet))
         posts.reserveCapacity(count(.post, .propertySet, .delegateCall))
         removals.reserveCapacity(count(.remove))
         mutations.reserveCapacity(count(.add, .remove))
@@ -256,17 +319,15 @@ struct TraceIndex {
     /// Records a registration; an id added again (only a hand-written trace
     /// does that) replaces its record, as a later add always has.
     private mutating func addRegistration(_ record: RegistrationRecord) {
-        let slot: Int
         if let existing = registrationSlots[record.id] {
-            slot = existing
-            registrationRecords[slot] = record
+            registrationRecords[existing] = record
+            if reAddedOrder == nil { reAddedOrder = registrationRecords.indices.map { Int32($0) } }
+            reAddedOrder?.append(Int32(existing))
         } else {
-            slot = registrationRecords.count
-            registrationSlots.insert(slot, for: record.id)
+            registrationSlots.insert(registrationRecords.count, for: record.id)
             registrationRecords.append(record)
+            reAddedOrder?.append(Int32(registrationRecords.count - 1))
         }
-        registrationOrder.append(record.id)
-        registrationOrderSlots.append(Int32(slot))
     }
 
     // MARK: Queries
@@ -279,11 +340,29 @@ struct TraceIndex {
         registrationSlots[id].map { registrationRecords[$0] }
     }
 
-    /// The record of every id in ``registrationOrder``, in that order, without
-    /// a lookup per id.
-    var registrationsInOrder: LazyMapSequence<[Int32], RegistrationRecord> {
-        let records = registrationRecords
-        return registrationOrderSlots.lazy.map { records[Int($0)] }
+    /// The record of every add, in add order (an id added again appears
+    /// again, with its latest record), without a lookup per id.
+    var registrationsInOrder: RegistrationsInOrder {
+        RegistrationsInOrder(records: registrationRecords, slots: reAddedOrder)
+    }
+
+    struct RegistrationsInOrder: RandomAccessCollection {
+        let records: [RegistrationRecord]
+        /// nil: the records are in add order.
+        let slots: [Int32]?
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { slots?.count ?? records.count }
+        subscript(position: Int) -> RegistrationRecord {
+            guard let slots else { return records[position] }
+            return records[Int(slots[position])]
+        }
+    }
+
+    /// The deliveries that reached `registration`'s observer after it deallocated.
+    func deadDeliveries(of registration: RegistrationRecord) -> [Int] {
+        guard registration.hasDeadDeliveries, let slot = registrationSlots[registration.id] else { return [] }
+        return deadDeliveriesBySlot[slot] ?? []
     }
 
     /// The index in ``posts`` of the post, property set or delegate call at

@@ -28,7 +28,7 @@ extension Harness {
             let lifetime = trace.lifetimes[id]
             guard lifetime.releaseSequence != nil, lifetime.deallocSequence == nil else { continue }
             let object = UInt32(id)
-            let holder = trace.registrationOrder.compactMap { trace.registration($0) }.first {
+            let holder = trace.registrationsInOrder.first {
                 $0.observer == object && $0.hold == .strong && $0.removeSequence == nil
             }
             let heldBy = holder.map { registration in

@@ -100,6 +100,9 @@ struct DuplicateRegistrationRule: Rule {
         // every add and took a third of all analysis time at 10^7 events.)
         var newest = [Int32](repeating: -1, count: trace.lifetimes.count)
         var links: [Link] = []
+        // Links unlinked from every chain, reused so `links` stays as long as
+        // what is live, not as every registration ever made.
+        var freeLinks: [Int32] = []
         var tables: [Int: [Key: Queue]] = [:]
         for registration in trace.registrationsInOrder {
             guard !registration.isDelegate, registration.observer != 0 else { continue }
@@ -128,6 +131,7 @@ struct DuplicateRegistrationRule: Rule {
                 let link = links[Int(cursor)]
                 if link.removeSequence < now {
                     if previous < 0 { newest[observer] = link.next } else { links[Int(previous)].next = link.next }
+                    freeLinks.append(cursor)
                 } else {
                     if link.addSequence < now, link.registry == registration.registry,
                         link.channel == registration.channel, link.anyChannel == registration.anyChannel,
@@ -139,13 +143,17 @@ struct DuplicateRegistrationRule: Rule {
                 }
                 cursor = link.next
             }
-            links.append(
-                Link(
-                    id: registration.id, registry: registration.registry, channel: registration.channel,
-                    anyChannel: registration.anyChannel, sender: registration.sender, site: site,
-                    addSequence: now, removeSequence: registration.removeSequence ?? .max,
-                    next: newest[observer]))
-            newest[observer] = Int32(links.count - 1)
+            let link = Link(id: registration.id, registry: registration.registry, channel: registration.channel,
+                            anyChannel: registration.anyChannel, sender: registration.sender, site: site,
+                            addSequence: now, removeSequence: registration.removeSequence ?? .max,
+                            next: newest[observer])
+            if let free = freeLinks.popLast() {
+                links[Int(free)] = link
+                newest[observer] = free
+            } else {
+                links.append(link)
+                newest[observer] = Int32(links.count - 1)
+            }
             if walked >= Self.longChain {
                 // The chain, newest first, becomes per-key queues, oldest first.
                 var table: [Key: Queue] = [:]
@@ -153,6 +161,7 @@ struct DuplicateRegistrationRule: Rule {
                 var cursor = newest[observer]
                 while cursor >= 0 {
                     chain.append(links[Int(cursor)])
+                    freeLinks.append(cursor)
                     cursor = links[Int(cursor)].next
                 }
                 for link in chain.reversed() {

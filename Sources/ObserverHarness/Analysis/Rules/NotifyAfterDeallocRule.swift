@@ -61,7 +61,7 @@ struct NotifyAfterDeallocRule: Rule {
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         for registration in trace.registrationsInOrder {
-            let dead = registration.deadDeliveries
+            let dead = trace.deadDeliveries(of: registration)
             guard let first = dead.first else { continue }
             let observer = registration.observer
             let deallocation = trace.lifetimes[Int(observer)].deallocSequence
