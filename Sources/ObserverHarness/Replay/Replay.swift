@@ -59,7 +59,8 @@ final class Replay {
     private var stateSizes: [String: Int] = [:]
     /// How many reads each reader made at each step so far: a read's occurrence.
     private var readCounts: [ReaderPlace: Int] = [:]
-    private var siteIDs: [CallSite: UInt32] = [:]
+    /// The recorder's id of each scenario site, by ``Step/siteNumber`` (0: not yet interned).
+    private var siteIDs: [UInt32]
     /// Nesting per (registry, channel), by interned ids: names may hold any character.
     private var channelDepth: [ChannelKey: Int] = [:]
     private var frameDepth = 0
@@ -116,6 +117,7 @@ final class Replay {
     init(_ scenario: Scenario, schedule: Schedule) {
         self.scenario = scenario
         self.schedule = ScheduleState(schedule)
+        siteIDs = Array(repeating: 0, count: scenario.siteCount)
         for name in scenario.registries.keys.sorted() {
             guard let declaration = scenario.registries[name] else { continue }
             let order = declaration.order == .registration ? DeliveryOrder.registration : self.schedule.deliveryOrder
@@ -190,7 +192,7 @@ final class Replay {
             cut(.work)
             return
         }
-        let site = siteID(step.site)
+        let site = siteID(of: step)
         if frame == nil { ThreadContext.current.modelledPlace = place(step.isolation) }
         switch step.operation {
         case .create(let name, let type, let methods):
@@ -762,10 +764,13 @@ final class Replay {
         return (slot.id, slot.strong ?? slot.object)
     }
 
-    private func siteID(_ site: CallSite) -> UInt32 {
-        if let id = siteIDs[site] { return id }
-        let id = recorder.siteID(site)
-        siteIDs[site] = id
+    /// Interned on first use, so the recording's site table is in the order
+    /// steps ran, as it always was.
+    private func siteID(of step: Step) -> UInt32 {
+        let number = Int(step.siteNumber)
+        if siteIDs[number] != 0 { return siteIDs[number] }
+        let id = recorder.siteID(step.site)
+        siteIDs[number] = id
         return id
     }
 }

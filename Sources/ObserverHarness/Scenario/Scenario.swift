@@ -16,6 +16,8 @@ public struct Scenario: Sendable {
     public let suppressions: [Suppression]
     let registries: [String: RegistryDeclaration]
     let steps: [Step]
+    /// How many distinct call sites the steps name (see ``Step/siteNumber``).
+    let siteCount: Int
 }
 
 /// A rule a scenario accepts, and why: `{"rule": "unobserved-post", "reason": "…"}`.
@@ -49,6 +51,10 @@ struct ScenarioPosition: Sendable, Hashable {
 struct Step: Sendable {
     let operation: Operation
     let site: CallSite
+    /// `site`'s number among the scenario's distinct sites, 0, 1, 2, …: a
+    /// replay interns each site once, by number, instead of hashing its
+    /// text at every step it runs.
+    let siteNumber: Int32
     let position: ScenarioPosition
     /// Where a top-level step runs (`"isolation"`); nil: nonisolated, on the main thread.
     var isolation: StepIsolation? = nil

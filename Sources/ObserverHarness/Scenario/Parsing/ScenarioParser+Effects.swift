@@ -75,7 +75,7 @@ extension ScenarioParser {
             let value = try valueExpression(valueNode, inHandler: true)
             effect = kind == .set ? .set(name, value) : .append(name, value)
         }
-        return Step(operation: .state(effect), site: site, position: position)
+        return Step(operation: .state(effect), site: site, siteNumber: siteNumbers.number(site), position: position)
     }
 
     func valueExpression(_ node: JSONNode, inHandler: Bool) throws(InputError) -> ValueExpression {

@@ -14,6 +14,8 @@ struct ScenarioParser {
     /// Every loop an `open-loop` names, each declared once.
     var declaredLoops: Set<String> = []
     var stepCount = 0
+    /// The steps' distinct call sites, numbered as they are met.
+    let siteNumbers = SiteNumbering()
 
     init(input: JSONInput, limits: Scenario.Limits) {
         self.input = input
@@ -71,11 +73,9 @@ struct ScenarioParser {
         try declare(stepNodes)
         var validator = NameValidator()
         let steps = try self.steps(stepNodes, validator: &validator)
-        let suppressions =
-            try document.node("suppress").map { node throws(InputError) in try self.suppressions(node) } ?? []
-        return Scenario(
-            name: name, description: description, path: input.path, suppressions: suppressions,
-            registries: registries, steps: steps)
+        let suppressions = try document.node("suppress").map { node throws(InputError) in try self.suppressions(node) } ?? []
+        return Scenario(name: name, description: description, path: input.path, suppressions: suppressions,
+                        registries: registries, steps: steps, siteCount: siteNumbers.count)
     }
 
     /// `"suppress": [{"rule": ID, "reason": TEXT}]`: a known rule, once, with a reason.
@@ -129,5 +129,20 @@ struct ScenarioParser {
             throw error("\"site\" must look like \"File.swift:LINE\"", at: text.offset)
         }
         return site
+    }
+}
+
+/// Numbers call sites 0, 1, 2, … in the order they are first given. A class,
+/// so the parser's non-mutating step readers can share it.
+final class SiteNumbering {
+    private var numbers: [CallSite: Int32] = [:]
+
+    var count: Int { numbers.count }
+
+    func number(_ site: CallSite) -> Int32 {
+        if let number = numbers[site] { return number }
+        let number = Int32(numbers.count)
+        numbers[site] = number
+        return number
     }
 }
