@@ -27,9 +27,11 @@ struct TraceIndex {
         /// Some delivery reached it deallocated: see ``TraceIndex/deadDeliveries(of:)``.
         fileprivate(set) var hasDeadDeliveries = false
 
-        init(id: UInt32, addSequence: Int, registry: UInt32, observer: UInt32, channel: UInt32, anyChannel: Bool,
-             sender: UInt32, hold: Hold, tokenForm: Bool, site: UInt32, isDelegate: Bool, channelKey: Int,
-             typedMessage: Bool = false) {
+        init(
+            id: UInt32, addSequence: Int, registry: UInt32, observer: UInt32, channel: UInt32, anyChannel: Bool,
+            sender: UInt32, hold: Hold, tokenForm: Bool, site: UInt32, isDelegate: Bool, channelKey: Int,
+            typedMessage: Bool = false
+        ) {
             self.id = id
             storedAddSequence = UInt32(addSequence)
             self.registry = registry
@@ -94,8 +96,10 @@ struct TraceIndex {
         let kind: EventKind
         var deliveries = DeliveryList()
 
-        init(sequence: Int, kind: EventKind, registry: UInt32, channel: UInt32, sender: UInt32, site: UInt32,
-             channelKey: Int) {
+        init(
+            sequence: Int, kind: EventKind, registry: UInt32, channel: UInt32, sender: UInt32, site: UInt32,
+            channelKey: Int
+        ) {
             storedSequence = UInt32(sequence)
             self.kind = kind
             self.registry = registry

@@ -54,7 +54,8 @@ struct DanglingRegistrationRule: Rule {
             else { continue }
             // A delivery to the dead observer is the error rule's to report.
             if registration.hasDeadDeliveries { continue }
-            let consequence = registration.hold == .weak
+            let consequence =
+                registration.hold == .weak
                 ? "later posts skip it"
                 : "it is held unowned, so any later delivery would be a message to a dead object"
             findings.append(

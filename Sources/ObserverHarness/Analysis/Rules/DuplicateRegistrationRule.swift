@@ -143,10 +143,11 @@ struct DuplicateRegistrationRule: Rule {
                 }
                 cursor = link.next
             }
-            let link = Link(id: registration.id, registry: registration.registry, channel: registration.channel,
-                            anyChannel: registration.anyChannel, sender: registration.sender, site: site,
-                            addSequence: now, removeSequence: registration.removeSequence ?? .max,
-                            next: newest[observer])
+            let link = Link(
+                id: registration.id, registry: registration.registry, channel: registration.channel,
+                anyChannel: registration.anyChannel, sender: registration.sender, site: site,
+                addSequence: now, removeSequence: registration.removeSequence ?? .max,
+                next: newest[observer])
             if let free = freeLinks.popLast() {
                 links[Int(free)] = link
                 newest[observer] = free

@@ -46,8 +46,9 @@ extension ScenarioParser {
         case .runLoop: operation = .runLoop(loop: try loop(object), count: try object.optionalCount("count"))
         case .cancelLoop: operation = .cancelLoop(try loop(object))
         }
-        return Step(operation: operation, site: site, siteNumber: siteNumbers.number(site), position: position(node.offset),
-                    isolation: isolation)
+        return Step(
+            operation: operation, site: site, siteNumber: siteNumbers.number(site), position: position(node.offset),
+            isolation: isolation)
     }
 
     /// `"isolation"`: where a top-level step runs. A handler's effects run

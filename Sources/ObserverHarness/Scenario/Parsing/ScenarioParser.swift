@@ -73,9 +73,11 @@ struct ScenarioParser {
         try declare(stepNodes)
         var validator = NameValidator()
         let steps = try self.steps(stepNodes, validator: &validator)
-        let suppressions = try document.node("suppress").map { node throws(InputError) in try self.suppressions(node) } ?? []
-        return Scenario(name: name, description: description, path: input.path, suppressions: suppressions,
-                        registries: registries, steps: steps, siteCount: siteNumbers.count)
+        let suppressions =
+            try document.node("suppress").map { node throws(InputError) in try self.suppressions(node) } ?? []
+        return Scenario(
+            name: name, description: description, path: input.path, suppressions: suppressions,
+            registries: registries, steps: steps, siteCount: siteNumbers.count)
     }
 
     /// `"suppress": [{"rule": ID, "reason": TEXT}]`: a known rule, once, with a reason.
