@@ -6,30 +6,36 @@
 final class Recorder: @unchecked Sendable {
     private let lock = Lock()
     private let storage = EventStorage()
-    private var strings = StringTable()
-    private var objects: [ObjectInfo] = [ObjectInfo(typeName: "", label: nil)]
+    // Everything below is guarded by `lock`, which already orders every
+    // access: the runtime's exclusivity checks on the hot paths buy nothing.
+    @exclusivity(unchecked) private var strings = StringTable()
+    @exclusivity(unchecked) private var objects: [ObjectInfo] = [ObjectInfo(typeName: "", label: nil)]
     /// Weak references to the app objects not yet known to be gone. A dead
     /// object's entry is dropped, which also frees the weak reference's side
     /// table (kept for every id ever seen, they cost ~60 bytes per object).
-    private var liveObjects: [UInt32: WeakReference] = [:]
-    private var objectIDs: [ObjectIdentifier: UInt32] = [:]
-    private var deallocated = ObjectBits()
+    @exclusivity(unchecked) private var liveObjects: [UInt32: WeakReference] = [:]
+    @exclusivity(unchecked) private var objectIDs: [ObjectIdentifier: UInt32] = [:]
+    @exclusivity(unchecked) private var deallocated = ObjectBits()
     /// Each class's unqualified name and its string id, found once per class
     /// rather than per object (a name over 15 bytes is a heap string each time).
-    private var typeNames: [ObjectIdentifier: (name: String, id: UInt32)] = [:]
+    @exclusivity(unchecked) private var typeNames: [ObjectIdentifier: (name: String, id: UInt32)] = [:]
     private var registries: [RegistryInfo] = [RegistryInfo(name: "", kind: .subject)]
     private var sites: [CallSite] = [CallSite(file: "", line: 0)]
     private var siteLocations: [CodeLocation?] = [nil]
-    private var siteIDs: [SiteKey: UInt32] = [:]
-    private var siteTextIDs: [CallSite: UInt32] = [:]
-    private var lastSite: (key: SiteKey?, id: UInt32) = (nil, 0)
-    private var nextRegistration: UInt32 = 1
+    /// This recording's site id for each ``SiteCatalog`` number (0: not yet seen here).
+    @exclusivity(unchecked) private var siteIDsByNumber: [UInt32] = []
+    /// Site ids by text, built only once a site comes as text (a scenario
+    /// step) or outside the catalog, and kept up to date from then on: until
+    /// then every site here came from the catalog, whose texts are distinct.
+    private var siteTextIDs: [CallSite: UInt32]?
+    @exclusivity(unchecked) private var lastSite: (key: SiteKey?, id: UInt32) = (nil, 0)
+    @exclusivity(unchecked) private var nextRegistration: UInt32 = 1
     /// The time of the latest event stamped from the clock. Lock-guarded.
     @exclusivity(unchecked) private var lastTime: UInt64 = 0
     /// Senders and observed objects named by active registrations, with how
     /// many name each: their deallocation is checked at every registry
     /// operation, so it is recorded before the removal that follows it.
-    private var watchedSenders: [UInt32: Int] = [:]
+    @exclusivity(unchecked) private var watchedSenders: [UInt32: Int] = [:]
     /// Async deliveries and loops still under way (has its own lock).
     let asyncActivity = AsyncActivity()
     /// The objects tracked as registration tokens (``tokenID(for:kind:site:)``).
@@ -40,6 +46,8 @@ final class Recorder: @unchecked Sendable {
     private var releasedObjects: [UInt32] = []
     /// The registries recording here, so a leak check can detach registrations.
     private var registriesHere: [WeakRegistry] = []
+    /// How many registries were alive at the last pruning of `registriesHere`.
+    private var registriesAtLastPrune = 0
 
     // MARK: Recording events
 
@@ -223,41 +231,62 @@ final class Recorder: @unchecked Sendable {
     }
 
     func siteID(_ site: CallSite) -> UInt32 {
-        lock.withLock {
-            if let id = siteTextIDs[site] { return id }
-            sites.append(site)
-            siteLocations.append(nil)
-            let id = UInt32(sites.count - 1)
-            siteTextIDs[site] = id
-            return id
-        }
+        lock.withLock { siteIDLocked(text: site, location: nil) }
     }
 
     private func siteID(locked location: CodeLocation) -> UInt32 {
         // StaticString's pointer identifies the file cheaply; a rare
         // non-pointer StaticString goes by text instead.
         let key = SiteKey(location)
-        // Calls in a loop repeat their site: compare before hashing.
+        // Calls in a loop repeat their site: compare before anything else.
         if key.file != nil, key == lastSite.key { return lastSite.id }
-        if key.file != nil, let id = siteIDs[key] {
-            lastSite = (key, id)
-            return id
-        }
-        let site = location.callSite
-        // The table keeps where, not who: it must not keep the caller's actor alive.
-        var location = location
-        location.isolation = nil
         let id: UInt32
-        if let existing = siteTextIDs[site] {
-            id = existing
-            if siteLocations[Int(id)] == nil { siteLocations[Int(id)] = location }
+        if let number = SiteCatalog.shared.number(for: key, location) {
+            id = siteIDLocked(catalogNumber: number)
+            lastSite = (key, id)
         } else {
-            sites.append(site)
-            siteLocations.append(location)
-            id = UInt32(sites.count - 1)
-            siteTextIDs[site] = id
+            // The table keeps where, not who: it must not keep the caller's actor alive.
+            var stored = location
+            stored.isolation = nil
+            id = siteIDLocked(text: location.callSite, location: stored)
         }
-        if key.file != nil { siteIDs[key] = id }
+        return id
+    }
+
+    private func siteIDLocked(catalogNumber number: UInt32) -> UInt32 {
+        let index = Int(number)
+        if index < siteIDsByNumber.count, siteIDsByNumber[index] != 0 { return siteIDsByNumber[index] }
+        let entry = SiteCatalog.shared.entry(number)
+        let id: UInt32
+        if siteTextIDs != nil {
+            id = siteIDLocked(text: entry.site, location: entry.location)
+        } else {
+            sites.append(entry.site)
+            siteLocations.append(entry.location)
+            id = UInt32(sites.count - 1)
+        }
+        if index >= siteIDsByNumber.count {
+            siteIDsByNumber += repeatElement(0, count: index + 1 - siteIDsByNumber.count)
+        }
+        siteIDsByNumber[index] = id
+        return id
+    }
+
+    /// A site by its text: one already here (from either source) keeps its id.
+    private func siteIDLocked(text site: CallSite, location: CodeLocation?) -> UInt32 {
+        if siteTextIDs == nil {
+            var index: [CallSite: UInt32] = [:]
+            for id in sites.indices.dropFirst() where index[sites[id]] == nil { index[sites[id]] = UInt32(id) }
+            siteTextIDs = index
+        }
+        if let existing = siteTextIDs?[site] {
+            if siteLocations[Int(existing)] == nil, let location { siteLocations[Int(existing)] = location }
+            return existing
+        }
+        sites.append(site)
+        siteLocations.append(location)
+        let id = UInt32(sites.count - 1)
+        siteTextIDs?[site] = id
         return id
     }
 
@@ -388,10 +417,10 @@ final class Recorder: @unchecked Sendable {
     /// is now empty (done before analysis).
     func sweepDeallocations() {
         lock.withLock {
+            var gone: [UInt32] = []
+            for (id, reference) in liveObjects where reference.object == nil { gone.append(id) }
             // In id order: the recording must not depend on hash order.
-            for id in liveObjects.filter({ $0.value.object == nil }).keys.sorted() {
-                appendDeallocLocked(id, flags: .detectedLate)
-            }
+            for id in gone.sorted() { appendDeallocLocked(id, flags: .detectedLate) }
         }
     }
 
@@ -432,7 +461,7 @@ final class Recorder: @unchecked Sendable {
     /// Objects the app released that are still alive, in id order.
     func releasedButAlive() -> [UInt32] {
         lock.withLock {
-            Set(releasedObjects).filter { liveObjects[$0]?.object != nil }.sorted()
+            releasedObjects.isEmpty ? [] : Set(releasedObjects).filter { liveObjects[$0]?.object != nil }.sorted()
         }
     }
 
@@ -449,7 +478,11 @@ final class Recorder: @unchecked Sendable {
 
     func addRegistryForLeakChecks(_ registry: any DetachableRegistry) {
         lock.withLock {
-            registriesHere.removeAll { $0.registry == nil }
+            // Swept only when the list has doubled: amortised O(1) per registry made.
+            if registriesHere.count >= max(2 * registriesAtLastPrune, 16) {
+                registriesHere.removeAll { $0.registry == nil }
+                registriesAtLastPrune = registriesHere.count
+            }
             registriesHere.append(WeakRegistry(registry: registry))
         }
     }
@@ -506,18 +539,6 @@ package struct MemoryFootprint: Sendable {
     package var tableBytes: Int
     /// Everything, per recorded event.
     package var bytesPerEvent: Double { events == 0 ? 0 : Double(eventBytes + tableBytes) / Double(events) }
-}
-
-private struct SiteKey: Hashable {
-    let file: UnsafeRawPointer?
-    let line: UInt
-    let column: UInt
-
-    init(_ location: CodeLocation) {
-        file = location.fileID.hasPointerRepresentation ? UnsafeRawPointer(location.fileID.utf8Start) : nil
-        line = location.line
-        column = location.column
-    }
 }
 
 /// One bit per object id: whether its deallocation has been recorded.

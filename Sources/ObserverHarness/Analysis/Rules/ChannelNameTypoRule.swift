@@ -110,6 +110,12 @@ struct ChannelNameTypoRule: Rule {
         var budget = comparisonBudget
         for registry in firstPost.keys.sorted() {
             guard let posted = firstPost[registry], let observed = firstAdd[registry] else { continue }
+            // Only a name without a partner is compared: when every name meets
+            // one (the usual case), nothing is prepared.
+            guard
+                posted.keys.contains(where: { observed[$0] == nil })
+                    || observed.keys.contains(where: { posted[$0] == nil })
+            else { continue }
             let observedNames = observed.sorted(by: { $0.value.addSequence < $1.value.addSequence })
                 .map { (id: $0.key, add: $0.value, name: Name(trace.string($0.key))) }
             for (postedName, post) in posted.sorted(by: { $0.value.sequence < $1.value.sequence }) {
