@@ -96,6 +96,9 @@ struct PinnedObserver<Observer> {
 /// and delegates are objects (a value has no identity to remove or hold weakly).
 @inlinable
 func classInstance<Value>(_ value: Value, for registry: String) -> AnyObject {
+    // A class type's value is the reference itself: no trip through the
+    // runtime's dynamic cast (thousands of instructions per add and remove).
+    if Value.self is AnyClass { return unsafeBitCast(value, to: AnyObject.self) }
     precondition(
         type(of: value as Any) is AnyClass,
         "\(registry) holds objects; \(type(of: value as Any)) is a value type")

@@ -19,15 +19,15 @@ final class Recorder: @unchecked Sendable {
     /// Each class's unqualified name and its string id, found once per class
     /// rather than per object (a name over 15 bytes is a heap string each time).
     @exclusivity(unchecked) private var typeNames: [ObjectIdentifier: (name: String, id: UInt32)] = [:]
-    private var registries: [RegistryInfo] = [RegistryInfo(name: "", kind: .subject)]
-    private var sites: [CallSite] = [CallSite(file: "", line: 0)]
-    private var siteLocations: [CodeLocation?] = [nil]
+    @exclusivity(unchecked) private var registries: [RegistryInfo] = [RegistryInfo(name: "", kind: .subject)]
+    @exclusivity(unchecked) private var sites: [CallSite] = [CallSite(file: "", line: 0)]
+    @exclusivity(unchecked) private var siteLocations: [CodeLocation?] = [nil]
     /// This recording's site id for each ``SiteCatalog`` number (0: not yet seen here).
     @exclusivity(unchecked) private var siteIDsByNumber: [UInt32] = []
     /// Site ids by text, built only once a site comes as text (a scenario
     /// step) or outside the catalog, and kept up to date from then on: until
     /// then every site here came from the catalog, whose texts are distinct.
-    private var siteTextIDs: [CallSite: UInt32]?
+    @exclusivity(unchecked) private var siteTextIDs: [CallSite: UInt32]?
     @exclusivity(unchecked) private var lastSite: (key: SiteKey?, id: UInt32) = (nil, 0)
     @exclusivity(unchecked) private var nextRegistration: UInt32 = 1
     /// The time of the latest event stamped from the clock. Lock-guarded.
@@ -41,13 +41,25 @@ final class Recorder: @unchecked Sendable {
     /// The objects tracked as registration tokens (``tokenID(for:kind:site:)``).
     private var registrationTokens: Set<UInt32> = []
     /// Each registration token's owner, once found (see ``recordTokenOwner(_:of:)``).
-    private var tokenOwners: [UInt32: UInt32] = [:]
+    @exclusivity(unchecked) private var tokenOwners: [UInt32: UInt32] = [:]
     /// Objects the app said it released, in order.
-    private var releasedObjects: [UInt32] = []
+    @exclusivity(unchecked) private var releasedObjects: [UInt32] = []
     /// The registries recording here, so a leak check can detach registrations.
-    private var registriesHere: [WeakRegistry] = []
+    @exclusivity(unchecked) private var registriesHere: [WeakRegistry] = []
     /// How many registries were alive at the last pruning of `registriesHere`.
-    private var registriesAtLastPrune = 0
+    @exclusivity(unchecked) private var registriesAtLastPrune = 0
+
+    init() {
+        // A test's recording names a handful of objects, strings and sites:
+        // room for them up front, instead of each table growing from one
+        // entry (a new allocation and a rehash or copy at every doubling).
+        strings.reserveCapacity(16)
+        objects.reserveCapacity(16)
+        liveObjects.reserveCapacity(16)
+        objectIDs.reserveCapacity(16)
+        sites.reserveCapacity(16)
+        siteLocations.reserveCapacity(16)
+    }
 
     // MARK: Recording events
 

@@ -13,5 +13,10 @@ struct StringTable: Sendable {
 
     func id(of string: String) -> UInt32? { ids[string] }
 
+    mutating func reserveCapacity(_ count: Int) {
+        strings.reserveCapacity(count)
+        ids.reserveCapacity(count)
+    }
+
     subscript(id: UInt32) -> String { strings[Int(id)] }
 }

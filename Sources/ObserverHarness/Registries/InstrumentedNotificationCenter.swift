@@ -181,10 +181,9 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     private func post(_ notification: Notification, senderID: UInt32, location: CodeLocation) {
         store.post(channel: notification.name.rawValue, senderID: senderID, site: .location(location)) {
             registration, observer, delivery in
-            // The common case, a block for the posting thread, called in place.
-            if let block = registration.handler.directBlock {
-                block(notification)
-            } else {
+            // The common case, a block for the posting thread, called in place
+            // (optional chaining calls it where it is stored, without binding a copy).
+            if registration.handler.directBlock?(notification) == nil {
                 deliver(notification, to: registration, observer: observer, delivery: delivery)
             }
         }
