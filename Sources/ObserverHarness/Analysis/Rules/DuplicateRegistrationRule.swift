@@ -103,14 +103,48 @@ struct DuplicateRegistrationRule: Rule {
         // Links unlinked from every chain, reused so `links` stays as long as
         // what is live, not as every registration ever made.
         var freeLinks: [Int32] = []
+        // Observers whose chain may hold links, swept whenever the links in
+        // use double: an observer that never registers again (a released
+        // screen) would otherwise keep its removed links to the end, one per
+        // registration ever made.
+        var chained: [Int32] = []
+        var isChained = [Bool](repeating: false, count: newest.count)
+        var sweepAt = 1024
         var tables: [Int: [Key: Queue]] = [:]
         for registration in trace.registrationsInOrder {
             guard !registration.isDelegate, registration.observer != 0 else { continue }
             let registrant = trace.registrant(registration)
             let observer = Int(registrant)
             let site = registrant == registration.observer ? 0 : registration.site
-            if observer >= newest.count { newest += repeatElement(-1, count: observer + 1 - newest.count) }
+            if observer >= newest.count {
+                newest += repeatElement(-1, count: observer + 1 - newest.count)
+                isChained += repeatElement(false, count: newest.count - isChained.count)
+            }
             let now = registration.addSequence
+            if links.count - freeLinks.count >= sweepAt {
+                chained.removeAll { chainedObserver in
+                    var previous: Int32 = -1
+                    var cursor = newest[Int(chainedObserver)]
+                    while cursor >= 0 {
+                        let link = links[Int(cursor)]
+                        if link.removeSequence < now {
+                            if previous < 0 {
+                                newest[Int(chainedObserver)] = link.next
+                            } else {
+                                links[Int(previous)].next = link.next
+                            }
+                            freeLinks.append(cursor)
+                        } else {
+                            previous = cursor
+                        }
+                        cursor = link.next
+                    }
+                    guard newest[Int(chainedObserver)] < 0 else { return false }
+                    isChained[Int(chainedObserver)] = false
+                    return true
+                }
+                sweepAt = max(1024, 2 * (links.count - freeLinks.count))
+            }
             // The earliest registration with the same key active now.
             var earliestActive: UInt32?
             let key = Key(
@@ -154,6 +188,10 @@ struct DuplicateRegistrationRule: Rule {
             } else {
                 links.append(link)
                 newest[observer] = Int32(links.count - 1)
+            }
+            if !isChained[observer] {
+                isChained[observer] = true
+                chained.append(Int32(observer))
             }
             if walked >= Self.longChain {
                 // The chain, newest first, becomes per-key queues, oldest first.
