@@ -73,6 +73,7 @@ struct TraceReader {
     /// the analysis walks.
     private(set) var causeDepths: [UInt16] = []
     private var warnings: [TraceWarning] = []
+    private var typeNames: [String: String] = [:]
     private var name = TraceFormat.defaultName
     private(set) var declaredEvents: Int?
     /// The file's size when known (nil for a pipe), to size the event list.
@@ -344,7 +345,10 @@ struct TraceReader {
         case .string:
             strings.append(try fields.requiredString("text").value)
         case .object:
-            let type = try fields.requiredString("type").value
+            var type = try fields.requiredString("type").value
+            // One string per type, shared by its objects: a name longer than
+            // 15 bytes (`NotificationObserverToken`) is a heap string each.
+            if let known = typeNames[type] { type = known } else { typeNames[type] = type }
             objects.append(ObjectInfo(typeName: type, label: try fields.optionalString("label")?.value))
         case .registry:
             var info = RegistryInfo(
