@@ -57,15 +57,22 @@ struct TraceWriter {
     static let blockBytes = 1 << 20
 
     /// Encodes the trace, handing it to `write` a block at a time; the buffer
-    /// is reused, so memory stays at one block whatever the trace's length.
+    /// is reused, so memory stays at one block (and one line) whatever the
+    /// trace's length. Tables go out in blocks too: a long recording has a
+    /// table entry per tracked object.
     func encode(name: String, write: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         var head: [UInt8] = []
-        head.reserveCapacity(
-            256 + recording.strings.count * 32 + recording.objects.count * 48
-                + recording.sites.count * 64)
+        head.reserveCapacity(Self.blockBytes + 4096)
         writeHeader(name: name, into: &head)
-        writeTables(into: &head)
-        try head.withUnsafeBytes { try write($0) }
+        try forEachTableLine { line in
+            writeLine(line, into: &head)
+            if head.count >= Self.blockBytes {
+                try head.withUnsafeBytes { try write($0) }
+                head.removeAll(keepingCapacity: true)
+            }
+        }
+        if !head.isEmpty { try head.withUnsafeBytes { try write($0) } }
+        head = []
 
         let eventCount = recording.events.count
         var buffer = TraceByteBuffer(capacity: Self.blockBytes + Self.maxEventLineBytes)
@@ -89,31 +96,31 @@ struct TraceWriter {
             ], into: &out)
     }
 
-    /// Every table entry but the reserved id 0, in id order. Tables are small,
-    /// so they go through the general writer; only events take the fast path.
-    private func writeTables(into out: inout [UInt8]) {
+    /// Every table entry but the reserved id 0, in id order, as the line to
+    /// write. Tables go through the general writer; only events take the fast path.
+    private func forEachTableLine(_ body: (JSONObject) throws -> Void) rethrows {
         for id in recording.strings.indices.dropFirst() {
-            writeLine(["string": .int(id), "text": .string(recording.strings[id])], into: &out)
+            try body(["string": .int(id), "text": .string(recording.strings[id])])
         }
         for id in recording.objects.indices.dropFirst() {
             let object = recording.objects[id]
             var line: JSONObject = ["object": .int(id), "type": .string(object.typeName)]
             if let label = object.label { line["label"] = .string(label) }
-            writeLine(line, into: &out)
+            try body(line)
         }
         for id in recording.registries.indices.dropFirst() {
             let registry = recording.registries[id]
-            writeLine(
+            try body(
                 [
                     "registry": .int(id), "name": .string(registry.name), "kind": .string(registry.kind.rawValue),
                     "dedupe": .bool(registry.dedupe), "order": .string(registry.order.rawValue),
-                ], into: &out)
+                ])
         }
         for id in recording.sites.indices.dropFirst() {
             let site = recording.sites[id]
             var line: JSONObject = ["site": .int(id), "file": .string(site.file), "line": .int(site.line)]
             if site.column != 0 { line["column"] = .int(site.column) }
-            writeLine(line, into: &out)
+            try body(line)
         }
     }
 

@@ -94,4 +94,28 @@ import Testing
         let recording = TraceFixtures.harnessWithFindings().recording()
         #expect(recording.traceData(name: "x") == recording.traceData(name: "x"))
     }
+
+    /// Writer memory must not grow with the recording: a long one has a table
+    /// entry per tracked object, and those go out a block at a time too.
+    @Test func tablesLongerThanABlockAreWrittenInBlocks() throws {
+        let objects =
+            [ObjectInfo(typeName: "", label: nil)]
+            + (1...60_000).map { ObjectInfo(typeName: "NotificationObserverToken", label: "screen \($0)") }
+        let recording = Recording(
+            events: EventLog([Event(kind: .track, object: 60_000)]), strings: [""], objects: objects,
+            registries: [RegistryInfo(name: "", kind: .subject)], sites: [CallSite(file: "", line: 0)],
+            siteLocations: [nil])
+        var blockSizes: [Int] = []
+        var bytes = Data()
+        TraceWriter(recording: recording).encode(name: "objects") { block in
+            blockSizes.append(block.count)
+            bytes.append(contentsOf: block)
+        }
+        #expect(bytes.count > 2 * TraceWriter.blockBytes, "the tables should span several blocks")
+        let longestLine = 100
+        #expect(blockSizes.allSatisfy { $0 <= TraceWriter.blockBytes + longestLine }, "\(blockSizes)")
+        let trace = try Recording.readTrace(bytes)
+        #expect(trace.recording.objects == objects)
+        #expect(trace.recording.eventCount == 1)
+    }
 }
