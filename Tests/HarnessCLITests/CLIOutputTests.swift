@@ -24,6 +24,17 @@ import Testing
                     toPath: folder.appendingPathComponent("golden/" + name + suffix).path)
             }
         }
+        let bad = folder.appendingPathComponent("bad")
+        try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)
+        try Data(
+            """
+            {"format": "observer-harness-scenario", "version": 1, "scenario": "bad",
+             "steps": [ {"op": "frobnicate"} ]}
+
+            """.utf8
+        ).write(to: bad.appendingPathComponent("unknown-op.scenario.json"))
+        try Data("{\"format\": \"observer-harness-scenario\", \"steps\": [".utf8)
+            .write(to: bad.appendingPathComponent("cut.scenario.json"))
         return folder
     }
 
@@ -44,7 +55,18 @@ import Testing
         ("usage-run-without-paths", ["run", "--seed", "1"]),
         ("usage-rules-format", ["rules", "--format", "sarif"]),
         ("usage-help-unknown-topic", ["help", "nope"]),
+        ("usage-run-fail-on-sometimes", ["run", "x", "--fail-on", "sometimes"]),
+        ("usage-run-negative-seed", ["run", "x", "--seed", "-1"]),
         ("run-text", ["run", "golden/add-to-cart-broadcast.scenario.json", "--format", "text"]),
+        ("run-json", ["run", "golden/add-to-cart-broadcast.scenario.json", "--format", "json"]),
+        ("run-sarif", ["run", "golden/add-to-cart-broadcast.scenario.json", "--format", "sarif"]),
+        ("run-junit", ["run", "golden/add-to-cart-broadcast.scenario.json", "--format", "junit"]),
+        ("run-clean", ["run", "golden/add-to-cart-delegate.scenario.json"]),
+        ("error-unknown-op", ["run", "bad/unknown-op.scenario.json"]),
+        ("error-truncated-json", ["run", "bad/cut.scenario.json"]),
+        ("rules-text", ["rules", "--format", "text"]),
+        ("explain-delegate-overwritten", ["explain", "delegate-overwritten"]),
+        ("explain-unknown-rule", ["explain", "no-such-rule"]),
         ("run-folder-json", ["run", "golden", "--format", "json", "--fail-on", "never"]),
         ("golden-check", ["golden", "check", "golden"]),
     ]
