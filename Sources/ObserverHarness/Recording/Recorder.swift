@@ -246,6 +246,17 @@ final class Recorder: @unchecked Sendable {
         lock.withLock { siteIDLocked(text: site, location: nil) }
     }
 
+    /// A new site, appended without hashing its text: a scenario numbers
+    /// its distinct sites once when parsed, so each replay's recorder need
+    /// not intern them again.
+    func appendSite(_ site: CallSite) -> UInt32 {
+        lock.withLock {
+            sites.append(site)
+            siteLocations.append(nil)
+            return UInt32(sites.count - 1)
+        }
+    }
+
     private func siteID(locked location: CodeLocation) -> UInt32 {
         // StaticString's pointer identifies the file cheaply; a rare
         // non-pointer StaticString goes by text instead.

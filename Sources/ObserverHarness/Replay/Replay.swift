@@ -769,7 +769,7 @@ final class Replay {
     private func siteID(of step: Step) -> UInt32 {
         let number = Int(step.siteNumber)
         if siteIDs[number] != 0 { return siteIDs[number] }
-        let id = recorder.siteID(step.site)
+        let id = recorder.appendSite(step.site)
         siteIDs[number] = id
         return id
     }
