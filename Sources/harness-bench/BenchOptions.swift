@@ -11,6 +11,9 @@ struct BenchOptions {
         /// Internal: run `harness-cli analyze TRACE` and print its peak RSS
         /// (a child of a child, so no other child's peak counts).
         case measureCLIMemory(trace: String)
+        /// Write a trace of `events` events of the app mix to `path`, to
+        /// measure `harness-cli analyze` on it by hand (`/usr/bin/time -v`).
+        case writeTrace(events: Int, path: String)
     }
 
     /// The measurements, in the order they run.
@@ -39,6 +42,9 @@ struct BenchOptions {
           --quick   small sizes, a few seconds in all (what CI runs; not for comparing)
           --only SECTION,...
                     run only these of post, small, memory, analysis, trace, replays, interface
+          --write-trace N PATH
+                    only write a trace of N events of the app mix to PATH (to measure
+                    `harness-cli analyze PATH` by hand)
           --help    show this help
         """
 
@@ -63,6 +69,13 @@ struct BenchOptions {
                     throw UsageError(message: "--measure-memory needs a positive event count")
                 }
                 mode = .measureMemory(events: events)
+            case "--write-trace":
+                guard let value = words.popFirst(), let events = Int(value), events > 0,
+                    let path = words.popFirst()
+                else {
+                    throw UsageError(message: "--write-trace needs a positive event count and a path")
+                }
+                mode = .writeTrace(events: events, path: path)
             case "--measure-cli-memory":
                 guard let trace = words.popFirst() else {
                     throw UsageError(message: "--measure-cli-memory needs a trace path")

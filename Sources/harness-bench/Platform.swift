@@ -37,6 +37,26 @@ enum Platform {
         return (peak, peak)
     }
 
+    /// CPU seconds this thread has run: under a loaded machine's contention
+    /// it counts the work, not the waits for a core that wall time adds.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Minor page faults of this process so far: each is a page touched for
+    /// the first time (the kernel provides and zeroes it).
+    static func minorPageFaults() -> Int {
+        var usage = rusage()
+        #if canImport(Darwin)
+            getrusage(RUSAGE_SELF, &usage)
+        #else
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #endif
+        return Int(usage.ru_minflt)
+    }
+
     /// The largest peak RSS of any child waited for, in bytes.
     static func childrenPeakResidentBytes() -> Int {
         var usage = rusage()

@@ -13,6 +13,8 @@ struct ReplayBenchmark {
         let bound: Int
         let found: Bool
         let seconds: Double
+        /// This thread's CPU time for the same run.
+        let cpuSeconds: Double
     }
 
     let options: BenchOptions
@@ -23,11 +25,13 @@ struct ReplayBenchmark {
                 Array(Self.scenarioJSON(receivers: receivers).utf8),
                 path: "one-pair-among-\(receivers).scenario.json")
             var report: Report?
+            let cpuStart = Platform.threadCPUSeconds()
             let seconds = try Stopwatch.seconds { report = try scenario.run() }
+            let cpuSeconds = Platform.threadCPUSeconds() - cpuStart
             let found = report?.findings.contains { $0.rule == "ordering-dependence" } ?? false
             return Row(
                 receivers: receivers, replays: report?.replays ?? 0, bound: Self.bound(receivers),
-                found: found, seconds: seconds)
+                found: found, seconds: seconds, cpuSeconds: cpuSeconds)
         }
     }
 

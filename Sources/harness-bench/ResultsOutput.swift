@@ -13,9 +13,18 @@ extension Results {
             ]
         }
         let analysis: [JSONValue] = self.analysis.map {
-            ["events": .int($0.events), "per_second": .int(Int($0.perSecond))]
+            [
+                "events": .int($0.events), "per_second": .int(Int($0.perSecond)),
+                "cpu_per_second": .int(Int($0.cpuPerSecond)),
+                "page_faults_per_event": .double(rounded($0.pageFaultsPerEvent, 3)),
+            ]
         }
-        let replays: [JSONValue] = self.replays.map { ["receivers": .int($0.receivers), "replays": .int($0.replays)] }
+        let replays: [JSONValue] = self.replays.map {
+            [
+                "receivers": .int($0.receivers), "replays": .int($0.replays),
+                "seconds": .double(rounded($0.seconds, 4)), "cpu_seconds": .double(rounded($0.cpuSeconds, 4)),
+            ]
+        }
         var value: JSONObject = [:]
         if !post.isEmpty { value["post"] = .array(post) }
         if let small {
@@ -37,7 +46,10 @@ extension Results {
                 trace.cliPeakBytesPerEvent.map { .double(rounded($0, 1)) }
                 ?? .null
         }
-        if !replays.isEmpty { value["replays"] = .array(replays) }
+        if !replays.isEmpty {
+            value["replays"] = .array(replays)
+            value["replays_cpu_seconds"] = .double(rounded(self.replays.map(\.cpuSeconds).reduce(0, +), 4))
+        }
         if !interface.isEmpty { value["interface"] = interfaceJSON }
         return JSONValue.object(value).serialized(.canonical) + "\n"
     }
@@ -118,11 +130,12 @@ extension Results {
         let base = analysis.first?.perSecond ?? 1
         return "\n3. Analysis throughput (every trace rule), app mix\n"
             + Self.columns(
-                ["events", "M events/s", "time/event vs smallest", "findings"],
+                ["events", "M events/s", "M events/CPU s", "time/event vs smallest", "new pages/event", "findings"],
                 analysis.map { row in
                     [
                         "\(sizeLabel(row.size)) (\(row.events))", format(row.perSecond / 1e6, "%.2f"),
-                        format(base / row.perSecond, "%.2fx"), String(row.findings),
+                        format(row.cpuPerSecond / 1e6, "%.2f"), format(base / row.perSecond, "%.2fx"),
+                        format(row.pageFaultsPerEvent, "%.3f"), String(row.findings),
                     ]
                 })
     }

@@ -9,6 +9,14 @@ enum Stopwatch {
         return start.duration(to: clock.now).seconds
     }
 
+    /// The median of values already measured.
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
     /// The median of `runs` results of `body`, after `warmups` results thrown away.
     /// `body` times its own measured region (setup stays outside it).
     static func median(runs: Int, warmups: Int = 1, _ body: () throws -> Double) rethrows -> Double {

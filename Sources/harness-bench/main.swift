@@ -18,6 +18,15 @@ if case .measureMemory(let events) = options.mode {
     MemoryBenchmark.childMain(events: events)
     exit(0)
 }
+if case .writeTrace(let events, let path) = options.mode {
+    do {
+        try AppWorkload.recording(events: events).writeTrace(to: URL(fileURLWithPath: path), name: "app")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("harness-bench: error: \(error)\n".utf8))
+        exit(1)
+    }
+}
 if case .measureCLIMemory(let trace) = options.mode {
     exit(TraceBenchmark.cliMemoryChildMain(trace: trace))
 }
