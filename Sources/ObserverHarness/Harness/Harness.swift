@@ -21,10 +21,21 @@ public final class Harness: Sendable {
     /// Names shown in reports.
     public let name: String
 
-    public init(name: String = "harness") {
+    /// Which thread its notification centers make the posts of the code under test on.
+    let posts: PostThread
+
+    /// A harness named `name` in reports. With `posts: .background` every
+    /// post to its notification centers is made from a background thread
+    /// (see ``PostThread``):
+    ///
+    /// ```swift
+    /// let harness = Harness(posts: .background)
+    /// ```
+    public init(name: String = "harness", posts: PostThread = .caller) {
         self.name = name
+        self.posts = posts
         recorder = Recorder()
-        registries = HarnessRegistries(recorder: recorder)
+        registries = HarnessRegistries(recorder: recorder, posts: posts)
     }
 
     /// The notification center `Observers.center` stands for inside
@@ -37,7 +48,7 @@ public final class Harness: Sendable {
     public func notificationCenter(_ name: String = "center", order: DeliveryOrder = .registration)
         -> InstrumentedNotificationCenter
     {
-        InstrumentedNotificationCenter(recorder: recorder, name: name, order: order)
+        InstrumentedNotificationCenter(recorder: recorder, name: name, order: order, posts: posts)
     }
 
     /// A subject's own observer list (`addObserver` / `notify`), instrumented.

@@ -43,8 +43,11 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     private let lock = Lock()
     private var scopeCenter: InstrumentedNotificationCenter?  // guarded by `lock`; made on first use
 
-    init(recorder: Recorder) {
+    private let posts: Harness.PostThread
+
+    init(recorder: Recorder, posts: Harness.PostThread = .caller) {
         self.recorder = recorder
+        self.posts = posts
         tracking = InstrumentedObservationTracking(recorder: recorder)
         observationTracker = tracking
         observations = InstrumentedObservations(recorder: recorder)
@@ -66,7 +69,7 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
             if let scopeCenter { return scopeCenter }
             let center = InstrumentedNotificationCenter(
                 recorder: recorder, name: "Observers.center",
-                order: .registration)
+                order: .registration, posts: posts)
             scopeCenter = center
             return center
         }

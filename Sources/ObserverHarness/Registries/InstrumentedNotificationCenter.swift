@@ -12,8 +12,10 @@ import Foundation
 /// - delivery is synchronous, on the posting thread, in registration order
 ///   (Darwin's documented order; or the harness's ``DeliveryOrder``);
 /// - a block given a queue runs on that `OperationQueue`, and `post` waits
-///   until the queue has finished all its operations. The center holds the
-///   queue weakly: once nothing else keeps it, the block no longer runs;
+///   until the queue has finished all its operations (with
+///   ``Harness/PostThread/background`` it does not wait: `settle` does). The
+///   center holds the queue weakly: once nothing else keeps it, the block no
+///   longer runs;
 /// - a block registration ends only when its token is removed: removing "the
 ///   observer" some other way matches nothing, as in Foundation. The token
 ///   does not keep the center alive, and a released center frees its blocks;
@@ -63,10 +65,14 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     let messageSide = LazyMessageSide()
     private var recorder: Recorder { store.recorder }
 
-    init(recorder: Recorder, name: String, order: DeliveryOrder) {
+    /// Which thread a post the code under test makes is delivered from.
+    private let postThread: Harness.PostThread
+
+    init(recorder: Recorder, name: String, order: DeliveryOrder, posts: Harness.PostThread = .caller) {
         store = RegistrationStore(
             recorder: recorder, info: RegistryInfo(name: name, kind: .notificationCenter),
             order: order)
+        postThread = posts
     }
 
     /// The registry's name in reports.
@@ -171,6 +177,17 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     // MARK: Posting
 
     public func post(_ notification: Notification, location: CodeLocation) {
+        // Only the code under test's own posts move: one a handler makes
+        // (inside a delivery frame) stays on that handler's thread.
+        if postThread == .background, recorder.currentFrame == Event.none {
+            nonisolated(unsafe) let sent = notification
+            BackgroundPost.run { self.deliverPost(sent, location: location) }
+            return
+        }
+        deliverPost(notification, location: location)
+    }
+
+    private func deliverPost(_ notification: Notification, location: CodeLocation) {
         let sender = notification.object.map { senderIdentity(of: $0, location: location) }
         post(notification, senderID: sender?.id ?? 0, location: location)
         // A posted value's box must outlive the post, or a box made during
@@ -218,6 +235,18 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
             // block runs.
             nonisolated(unsafe) let sent = notification
             let recorder = self.recorder
+            guard postThread == .caller else {
+                // Posting from the background, waiting for the queue could
+                // wait on the test's own thread (the main queue): the block
+                // runs when that queue next turns, and `settle` waits for it.
+                let activity = recorder.asyncActivity
+                activity.deliveryEnqueued()
+                queue.addOperation {
+                    recorder.withFrame(delivery) { block(sent) }
+                    activity.deliveryFinished()
+                }
+                return
+            }
             queue.addOperation { recorder.withFrame(delivery) { block(sent) } }
             queue.waitUntilAllOperationsAreFinished()
         }
