@@ -177,17 +177,6 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     // MARK: Posting
 
     public func post(_ notification: Notification, location: CodeLocation) {
-        // Only the code under test's own posts move: one a handler makes
-        // (inside a delivery frame) stays on that handler's thread.
-        if postThread == .background, recorder.currentFrame == Event.none {
-            nonisolated(unsafe) let sent = notification
-            BackgroundPost.run { self.deliverPost(sent, location: location) }
-            return
-        }
-        deliverPost(notification, location: location)
-    }
-
-    private func deliverPost(_ notification: Notification, location: CodeLocation) {
         let sender = notification.object.map { senderIdentity(of: $0, location: location) }
         post(notification, senderID: sender?.id ?? 0, location: location)
         // A posted value's box must outlive the post, or a box made during
@@ -196,6 +185,17 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     }
 
     private func post(_ notification: Notification, senderID: UInt32, location: CodeLocation) {
+        // Only the code under test's own posts move: one a handler makes
+        // (inside a delivery frame) stays on that handler's thread.
+        if postThread == .background, recorder.currentFrame == Event.none {
+            nonisolated(unsafe) let sent = notification
+            BackgroundPost.run { self.deliverPost(sent, senderID: senderID, location: location) }
+            return
+        }
+        deliverPost(notification, senderID: senderID, location: location)
+    }
+
+    private func deliverPost(_ notification: Notification, senderID: UInt32, location: CodeLocation) {
         store.post(channel: notification.name.rawValue, senderID: senderID, site: .location(location)) {
             registration, observer, delivery in
             // The common case, a block for the posting thread, called in place
