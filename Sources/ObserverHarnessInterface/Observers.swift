@@ -14,25 +14,68 @@ import Foundation
 /// ```
 ///
 /// The scope is a task-local value, as with swift-dependencies'
-/// `withDependencies`, so parallel tests never see each other's registries. It
-/// reaches:
-/// - code called synchronously inside the scope, and `async` code it awaits;
-/// - `Task { … }` started inside it (child tasks inherit task-local values).
+/// `withDependencies`, so parallel tests never see each other's registries.
+/// Work that leaves the scope's task — a `DispatchQueue` block, an
+/// `OperationQueue`, a `Thread`, a timer, `Task.detached` — still talks to the
+/// same center: while one test's scope is open it is that test's, and with
+/// several open (tests run in parallel) it behaves as the production center
+/// and the harness reports the hop at the app's line. Carry the scope across
+/// such a hop with ``withEscapedScope(_:)``.
 ///
-/// It does not reach work that leaves the task:
-/// - blocks sent through `DispatchQueue.async`, `OperationQueue`, a timer or a
-///   run loop: they run with the production registries;
-/// - `Task.detached { … }`.
+/// Storing `Observers.center` is safe: under a harness it is one router that
+/// finds the scope at each call, so a shared object that kept it talks to
+/// whichever test is running, never to a finished one.
 ///
-/// Registries are resolved when read: an object that stores `Observers.center`
-/// or makes an ``ObserverList`` keeps the registries in place when it did so.
-/// Create the objects under test inside the scope, or inject the registries.
+/// ``ObserverList``s, ``ObservedProperty``s and ``DelegateSlot``s belong to
+/// the object that makes them: one made inside the scope is instrumented,
+/// one made outside it is plain.
 public enum Observers {
     /// Stands in for `NotificationCenter.default`: Foundation's default center
-    /// in the app, the harness's center inside `withObserverHarness`.
+    /// in the app, the harness's router inside `withObserverHarness`.
     public static var center: any NotificationCenterProtocol {
         if let scope = RegistryScope.provider { return scope.center }
-        return NotificationCenter.default
+        return RegistryScope.processCenter ?? NotificationCenter.default
+    }
+
+    /// Carries the current registry scope across work that leaves the task:
+    /// call ``EscapedObserverScope/yield(_:)`` in the escaping work, and it
+    /// runs with the scope that was in place here. In the app, with no scope,
+    /// it only runs the work.
+    ///
+    /// ```swift
+    /// Observers.withEscapedScope { escaped in
+    ///     DispatchQueue.global().async {
+    ///         escaped.yield { Observers.center.post(name: .scanFinished, object: nil) }
+    ///     }
+    /// }
+    /// ```
+    public static func withEscapedScope<Result>(_ body: (EscapedObserverScope) throws -> Result) rethrows -> Result {
+        try body(EscapedObserverScope(provider: RegistryScope.provider))
+    }
+
+    /// The `async` form of ``withEscapedScope(_:)``.
+    public static func withEscapedScope<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (EscapedObserverScope) async throws -> Result
+    ) async rethrows -> Result {
+        try await body(EscapedObserverScope(provider: RegistryScope.provider))
+    }
+}
+
+/// The registry scope of the place it was made, for work that runs elsewhere
+/// (see ``Observers/withEscapedScope(_:)``).
+public struct EscapedObserverScope: Sendable {
+    let provider: (any RegistryProvider)?
+
+    /// Runs `operation` with the captured scope in place.
+    public func yield<Result>(_ operation: () throws -> Result) rethrows -> Result {
+        try RegistryScope.$provider.withValue(provider, operation: operation)
+    }
+
+    /// The `async` form of ``yield(_:)``.
+    public func yield<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> Result
+    ) async rethrows -> Result {
+        try await RegistryScope.$provider.withValue(provider, operation: operation, isolation: isolation)
     }
 }
 
@@ -50,6 +93,16 @@ package enum RegistryScope {
     /// The registries in place for the current task (or thread, outside tasks);
     /// nil means production.
     @TaskLocal package static var provider: (any RegistryProvider)?
+
+    private static let processLock = NSLock()
+    nonisolated(unsafe) private static var installedProcessCenter: (any NotificationCenterProtocol)?
+
+    /// What `Observers.center` is outside every scope once a harness has
+    /// opened one in this process (its router); nil in the app. Set once.
+    package static var processCenter: (any NotificationCenterProtocol)? {
+        get { processLock.withLock { installedProcessCenter } }
+        set { processLock.withLock { installedProcessCenter = newValue } }
+    }
 }
 
 // The instrumented side of each registry. Observers travel as `AnyObject`; the

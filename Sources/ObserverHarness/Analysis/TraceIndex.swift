@@ -176,6 +176,8 @@ struct TraceIndex {
     /// `deliverSkipped` inside a delivery: a block whose weakly held queue
     /// was gone did not run (`object` is the queue).
     private(set) var queueGoneSkips: [Int] = []
+    /// Work that reached a test's scope from outside its task, in order.
+    private(set) var scopeEscapes: [Int] = []
     /// Async observations' events, in order (see ``AsyncObservations``).
     private(set) var asyncEvents: [Int] = []
     /// Numbers every (registry, channel) pair posted or registered, so rules
@@ -298,6 +300,8 @@ struct TraceIndex {
                 asyncEvents.append(sequence)
             case .observationArm, .observationChange, .observationFire:
                 observationEvents.append(sequence)
+            case .scopeEscape:
+                scopeEscapes.append(sequence)
             }
         }
     }

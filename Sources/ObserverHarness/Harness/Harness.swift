@@ -38,7 +38,13 @@ public final class Harness: Sendable {
         registries = HarnessRegistries(recorder: recorder, posts: posts)
     }
 
-    /// The notification center `Observers.center` stands for inside
+    deinit {
+        // Its test ended: registrations long-lived objects made stay in place,
+        // and nothing more is recorded here.
+        ScopeRouter.shared.harnessEnded(registries)
+    }
+
+    /// The notification center `Observers.center` reaches inside
     /// `withObserverHarness(self)`: the same one every time.
     public var defaultCenter: InstrumentedNotificationCenter { registries.defaultCenter }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Runs `operation` with `harness`'s instrumented registries in place of the
 /// production ones: inside it, `Observers.center` is the harness's
 /// notification center, and every `ObserverList`, `ObservedProperty` and
@@ -16,10 +18,14 @@
 ///
 /// The override is a task-local value: parallel tests, each in its own task,
 /// never see each other's registries. It reaches `Task {}` started inside the
-/// scope, but not `Task.detached` or blocks sent through `DispatchQueue.async`
-/// (see `Observers`).
+/// scope. Work that leaves the task (`Task.detached`, a `DispatchQueue` block,
+/// a `Thread`, a timer) reaches the same center as it would in the app: with
+/// one scope open it is this harness's, and with several the harness reports
+/// it as `escaped-test-scope` (see the ScopeBoundaries article).
 public func withObserverHarness<Result>(_ harness: Harness, operation: () throws -> Result) rethrows -> Result {
-    try RegistryScope.$provider.withValue(harness.registries, operation: operation)
+    ScopeRouter.shared.enter(harness.registries)
+    defer { ScopeRouter.shared.exit(harness.registries) }
+    return try RegistryScope.$provider.withValue(harness.registries, operation: operation)
 }
 
 /// The `async` form of ``withObserverHarness(_:operation:)``: the harness's
@@ -33,13 +39,18 @@ public func withObserverHarness<Result>(_ harness: Harness, operation: () throws
 public func withObserverHarness<Result>(
     _ harness: Harness, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> Result
 ) async rethrows -> Result {
-    try await RegistryScope.$provider.withValue(harness.registries, operation: operation, isolation: isolation)
+    ScopeRouter.shared.enter(harness.registries)
+    defer { ScopeRouter.shared.exit(harness.registries) }
+    return try await RegistryScope.$provider.withValue(
+        harness.registries, operation: operation, isolation: isolation)
 }
 
 /// What `withObserverHarness` puts in place: one notification center for the
 /// scope (as there is one default center), and new instrumented registries.
 final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     private let recorder: Recorder
+    /// Made in this order: how the router lists scopes, deterministically.
+    let serial = HarnessRegistries.nextSerial()
     private let lock = Lock()
     private var scopeCenter: InstrumentedNotificationCenter?  // guarded by `lock`; made on first use
 
@@ -61,7 +72,48 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     let observationTracker: any ObservationTrackingBackend
     private let tracking: InstrumentedObservationTracking
 
-    var center: any NotificationCenterProtocol { defaultCenter }
+    /// The router, which finds this scope's center at each call: an object
+    /// that stores `Observers.center` never pins this harness.
+    var center: any NotificationCenterProtocol { RoutingCenter.shared }
+
+    /// The scope's center if it was made (the router asks without making one).
+    var routedCenterIfMade: InstrumentedNotificationCenter? { lock.withLock { scopeCenter } }
+
+    /// What the scope's center still has registered.
+    var routedRegistrationCount: Int { routedCenterIfMade?.registrationCount ?? 0 }
+
+    /// The test that owns this scope ended: its registrations stay in place,
+    /// as the app's would, and nothing records any more.
+    func finishRouting() {
+        recorder.stopRecording()
+    }
+
+    /// A finished scope's harness opened a scope again: it records again.
+    func resumeRouting() {
+        recorder.resumeRecording()
+    }
+
+    /// Records that `work` reached this scope from outside its task.
+    func recordEscape(
+        _ work: RoutingCenter.Work, name: Notification.Name?, openScopes: Int, location: CodeLocation
+    ) {
+        let how = ExecutionContext.describeCurrent()
+        recorder.record(
+            Event(
+                kind: .scopeEscape, flags: work == .registration ? .escapedRegistration : [],
+                registry: defaultCenter.store.registryID, channel: recorder.intern(name?.rawValue ?? ""),
+                registration: UInt32(how.rawValue) | UInt32(min(openScopes, 0xFF_FFFF)) << 8),
+            at: location)
+    }
+
+    private static let serials = Lock()
+    nonisolated(unsafe) private static var lastSerial = 0
+    private static func nextSerial() -> Int {
+        serials.withLock {
+            lastSerial += 1
+            return lastSerial
+        }
+    }
 
     /// Named "Observers.center" in reports.
     var defaultCenter: InstrumentedNotificationCenter {

@@ -72,6 +72,9 @@ final class ThreadContext {
     @exclusivity(unchecked) var deliveryDepth = 0
     /// Where code on this thread runs, as a replay models it; nil live.
     @exclusivity(unchecked) var modelledPlace: ExecutionPlace?
+    /// The post the scope router is handing to Foundation's center on this
+    /// thread, which its bridge observer lets pass.
+    @exclusivity(unchecked) var forwardedPost: ForwardedPost?
     /// Where the outermost delivery in progress on this thread runs, once
     /// asked: nested deliveries are synchronous, so they run there too.
     @exclusivity(unchecked) var deliveryPlace: ExecutionPlace?

@@ -110,6 +110,11 @@ enum EventKind: UInt8, CaseIterable, Sendable {
     case observationChange
     /// `onChange` of `registration` ran for the change `cause`.
     case observationFire
+    /// A post (or, flagged ``EventFlags/escapedRegistration``, a registration)
+    /// on `channel` reached this scope from outside its task, at `site`.
+    /// `registration` packs how (``ExecutionContext``, low 8 bits) and how
+    /// many scopes were open (the rest).
+    case scopeEscape
 
     var traceName: String {
         switch self {
@@ -142,6 +147,7 @@ enum EventKind: UInt8, CaseIterable, Sendable {
         case .observationArm: "observation-arm"
         case .observationChange: "observation-change"
         case .observationFire: "observation-fire"
+        case .scopeEscape: "scope-escape"
         }
     }
 
@@ -197,6 +203,8 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     static let actorIsolated = EventFlags(rawValue: 1 << 6)
     /// A delivery that ran off its registration's isolation.
     static let offIsolation = EventFlags(rawValue: 1 << 5)
+    /// `scopeEscape`: the work was a registration, not a post.
+    static let escapedRegistration = EventFlags(rawValue: 1 << 0)
     /// A delivery of an isolated registration that ran on the main actor.
     static let onMainActor = EventFlags(rawValue: 1 << 6)
 

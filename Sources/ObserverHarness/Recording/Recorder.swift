@@ -36,6 +36,9 @@ final class Recorder: @unchecked Sendable {
     /// many name each: their deallocation is checked at every registry
     /// operation, so it is recorded before the removal that follows it.
     @exclusivity(unchecked) private var watchedSenders: [UInt32: Int] = [:]
+    /// Set when the harness's test ended: registries keep delivering, and
+    /// nothing more is appended. Lock-guarded.
+    @exclusivity(unchecked) private var stopped = false
     /// Async deliveries and loops still under way (has its own lock).
     let asyncActivity = AsyncActivity()
     /// The objects tracked as registration tokens (``tokenID(for:kind:site:)``).
@@ -85,6 +88,17 @@ final class Recorder: @unchecked Sendable {
         return appendLocked(event, context: context)
     }
 
+    /// Records nothing more from here on: the test that owns this recording
+    /// ended, and its registries may outlive it in long-lived objects.
+    func stopRecording() {
+        lock.withLock { stopped = true }
+    }
+
+    /// Records again: the harness opened a scope after its test was taken as ended.
+    func resumeRecording() {
+        lock.withLock { stopped = false }
+    }
+
     /// Runs `body` with `sequence` as this thread's current frame, so events
     /// the body records name it as their cause.
     @inline(__always)
@@ -117,6 +131,7 @@ final class Recorder: @unchecked Sendable {
     /// Appends with the lock already held (inside ``withLock(_:)``).
     @inline(__always)
     func appendLocked(_ event: Event, context: ThreadContext) -> UInt32 {
+        if stopped { return Event.none }
         var event = event
         event.thread = context.threadNumber
         if event.cause == Event.none, context.frameRecorder == ObjectIdentifier(self) {
@@ -133,6 +148,7 @@ final class Recorder: @unchecked Sendable {
     /// is 24 ns here; a post to ten observers would pay it ten times.)
     @inline(__always)
     func appendDeliveryLocked(_ event: Event, context: ThreadContext) -> UInt32 {
+        if stopped { return Event.none }
         var event = event
         event.thread = context.threadNumber
         event.time = lastTime
@@ -395,6 +411,19 @@ final class Recorder: @unchecked Sendable {
                 channel: strings.intern(typeName), object: id),
             context: ThreadContext.current)
         return id
+    }
+
+    /// The id of `object` if it is known here, without tracking it.
+    func knownObjectID(for object: AnyObject) -> UInt32? {
+        lock.withLock {
+            guard let id = objectIDs[ObjectIdentifier(object)], liveObjects[id]?.object === object else { return nil }
+            return id
+        }
+    }
+
+    /// The id of `string` if it was interned here, without interning it.
+    func knownStringID(_ string: String) -> UInt32? {
+        lock.withLock { strings.id(of: string) }
     }
 
     func objectIDForRemoval(of object: AnyObject) -> UInt32 {

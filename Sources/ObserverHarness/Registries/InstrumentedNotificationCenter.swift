@@ -85,7 +85,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         location: CodeLocation,
         using block: @escaping @Sendable (Notification) -> Void
     ) -> any NSObjectProtocol {
-        let token = NotificationObserverToken(store: store)
+        let token = NotificationObserverToken(store: store, center: self)
         let tokenID = recorder.tokenID(for: token, kind: .block, site: location)
         let sender = senderIdentity(of: object, location: location)
         let queueReference = queue.map { QueueReference($0, objectID: recorder.objectID(for: $0)) }
@@ -267,6 +267,22 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     /// How many registrations are active.
     public var registrationCount: Int { store.activeCount }
 
+    /// Whether `observer` has a registration here (the observer form).
+    func hasRegistrations(of observer: AnyObject) -> Bool {
+        store.hasRegistrations(ofObject: observer)
+    }
+
+    /// Whether the recording already knows `object` (a removal of an object
+    /// it never saw may be a registration on another center).
+    func knows(_ object: AnyObject) -> Bool {
+        recorder.knownObjectID(for: object) != nil
+    }
+
+    /// Whether some registration here would receive a post named `name`.
+    func receives(_ name: Notification.Name) -> Bool {
+        store.hasRegistration(forChannel: name.rawValue)
+    }
+
     // MARK: Helpers
 
     /// The recorder's id of `object:`, and the box that carries a value's
@@ -320,12 +336,18 @@ enum ValueDescription {
 /// the blocks even while a token is kept.
 final class NotificationObserverToken: NSObject, @unchecked Sendable {
     weak var store: RegistrationStore<InstrumentedNotificationCenter.Handler>?
+    /// The center that made it, where the router sends its removal.
+    weak var center: InstrumentedNotificationCenter?
     // Written once, before the token is returned.
     var registrationID: UInt32 = 0
     var observerID: UInt32 = 0
 
-    init(store: RegistrationStore<InstrumentedNotificationCenter.Handler>) {
+    init(
+        store: RegistrationStore<InstrumentedNotificationCenter.Handler>,
+        center: InstrumentedNotificationCenter? = nil
+    ) {
         self.store = store
+        self.center = center
     }
 
     deinit {

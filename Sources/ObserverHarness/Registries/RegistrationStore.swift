@@ -266,6 +266,21 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
 
     var activeCount: Int { recorder.withLock { registrations.count } }
 
+    /// Whether `object` is the observer of an active registration here.
+    func hasRegistrations(ofObject object: AnyObject) -> Bool {
+        recorder.withLock { registrations.contains { $0.isActive && $0.observer === object } }
+    }
+
+    /// Whether an active registration takes posts on `channel` (any sender).
+    func hasRegistration(forChannel channel: String) -> Bool {
+        guard let channelID = recorder.knownStringID(channel) else {
+            return recorder.withLock { registrations.contains { $0.isActive && $0.anyChannel } }
+        }
+        return recorder.withLock {
+            registrations.contains { $0.isActive && ($0.anyChannel || $0.channel == channelID) }
+        }
+    }
+
     func detachRegistrations(ofObserver observerID: UInt32) -> [AnyObject] {
         recorder.withLock {
             var detached: [AnyObject] = []
