@@ -197,10 +197,17 @@ struct HarnessCommand {
 
             Fix: \(rule.fix)
 
-            \(examples("Fires on (↓ marks the step a finding names):", rule.triggeringExamples))
-            \(examples("Clean near miss:", rule.cleanExamples))
+            \(rule.isLiveOnly ? Self.liveOnlyNote : examples("Fires on (↓ marks the step a finding names):", rule.triggeringExamples))
+            \(rule.isLiveOnly ? "" : examples("Clean near miss:", rule.cleanExamples))
             """)
     }
+
+    /// What a live-only rule's page says in place of scenario examples.
+    static let liveOnlyNote = """
+        Live tests only: scenarios have no test scopes. The ScopeBoundaries article shows the bug and its
+        near miss in Swift.
+
+        """
 
     /// A rule's examples under a heading, each steps list indented.
     private func examples(_ heading: String, _ examples: [RuleExample]) -> String {

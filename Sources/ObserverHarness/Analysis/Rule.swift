@@ -41,11 +41,15 @@ public struct RuleDescriptor: Sendable, Hashable {
     public let triggeringExamples: [RuleExample]
     /// Near misses: the same wiring done right, which must not fire it.
     public let cleanExamples: [RuleExample]
+    /// Only a live test can fire it: what it judges has no scenario form
+    /// (test scopes), so it carries no scenario examples.
+    public let isLiveOnly: Bool
 
     init(
         id: String, severity: Severity, category: RuleCategory, summary: String, explanation: String,
-        fix: String, triggering: [RuleExample], clean: [RuleExample]
+        fix: String, triggering: [RuleExample], clean: [RuleExample], liveOnly: Bool = false
     ) {
+        isLiveOnly = liveOnly
         self.id = id
         self.severity = severity
         self.category = category
@@ -122,6 +126,7 @@ public enum RuleCatalog {
         ValueObjectFilterRule(),
         DeliveryOffIsolationRule(),
         ObservationNotRearmedRule(),
+        EscapedTestScopeRule(),
     ]
 
     /// Every rule's descriptor, in catalogue order.
