@@ -23,8 +23,12 @@ let package = Package(
         // Performance benchmark (BENCHMARKS.md); CI runs it with --quick.
         .executableTarget(name: "harness-bench", dependencies: ["ObserverHarness"]),
         .testTarget(name: "ObserverHarnessInterfaceTests", dependencies: ["ObserverHarnessInterface"]),
-        .testTarget(name: "ObserverHarnessTests", dependencies: ["ObserverHarness"]),
-        .testTarget(name: "ObserverHarnessTestingTests", dependencies: ["ObserverHarness", "ObserverHarnessTesting"]),
+        // App code for the scope-boundary tests: it links only the interface, as an app does.
+        .target(name: "ScopeJourneyApp", dependencies: ["ObserverHarnessInterface"], path: "Tests/ScopeJourneyApp"),
+        .testTarget(name: "ObserverHarnessTests", dependencies: ["ObserverHarness", "ScopeJourneyApp"]),
+        .testTarget(
+            name: "ObserverHarnessTestingTests",
+            dependencies: ["ObserverHarness", "ObserverHarnessTesting", "ScopeJourneyApp"]),
         // Runs the real executable, so it depends on it to have it built;
         // Expected/ holds its whole outputs, read from the source tree.
         .testTarget(name: "HarnessCLITests", dependencies: ["harness-cli"], exclude: ["Expected"]),

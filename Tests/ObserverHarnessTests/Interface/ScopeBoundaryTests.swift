@@ -1,0 +1,268 @@
+import Foundation
+import ScopeJourneyApp
+import Testing
+
+@testable import ObserverHarness
+
+/// Work that leaves a test's task behaves under the harness as on Foundation's
+/// own default center. Each journey runs its app code (`ScopeJourneyApp`,
+/// which links only the interface) first on `NotificationCenter.default`, then
+/// under a harness, and compares.
+///
+/// The serial journeys run in a child process of their own (an exit test), so
+/// no other test's scope is open: that is a serial run. The parallel ones open
+/// two scopes at once on purpose.
+#if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Windows)
+    @Suite struct ScopeBoundaryTests {
+        // MARK: Serial runs: as production
+
+        @Test(arguments: Hop.allCases)
+        func aPostMadeAfterAHopIsHeardAsInProduction(hop: Hop) async {
+            await #expect(processExitsWith: .success) { [hop] in
+                let production = ScanResultsScreen(center: NotificationCenter.default)
+                await hop.post(through: NotificationCenter.default)
+                #expect(production.reloads.value == 1)
+                production.stopObserving()
+
+                let harness = Harness()
+                let screen = await withObserverHarness(harness) {
+                    let screen = ScanResultsScreen()
+                    await hop.post()
+                    return screen
+                }
+                #expect(screen.reloads.value == 1, "heard under the harness, as in production")
+                let recording = harness.recording()
+                #expect(recording.recordedEvents(.post).count == 1, "recorded in the running test")
+                #expect(recording.recordedEvents(.deliver).count == 1)
+                #expect(harness.analyze().findings.map(\.rule) == [])
+            }
+        }
+
+        @Test func aSharedManagerMadeInAnEarlierTestPostsIntoTheRunningOne() async {
+            await #expect(processExitsWith: .success) {
+                let productionManager = ScanManager(center: NotificationCenter.default)
+                let production = ScanResultsScreen(center: NotificationCenter.default)
+                productionManager.finishScan()
+                #expect(production.reloads.value == 1)
+                production.stopObserving()
+
+                // The first test touches the shared manager: it keeps `Observers.center`.
+                let first = Harness()
+                withObserverHarness(first) {
+                    let screen = ScanResultsScreen()
+                    ScanManager.shared.finishScan()
+                    #expect(screen.reloads.value == 1)
+                    screen.stopObserving()
+                }
+                let firstEvents = first.eventCount
+                // The next test: the same manager posts into this test's harness.
+                let second = Harness()
+                withObserverHarness(second) {
+                    let screen = ScanResultsScreen()
+                    ScanManager.shared.finishScan()
+                    #expect(screen.reloads.value == 1, "heard, as in production")
+                    screen.stopObserving()
+                }
+                #expect(second.recording().recordedEvents(.post).count == 1, "recorded in the running test")
+                #expect(first.eventCount == firstEvents, "the finished test's harness records nothing more")
+            }
+        }
+
+        @Test func anObserverMadeBeforeAnyHarnessHearsAPostInsideTheScope() async {
+            await #expect(processExitsWith: .success) {
+                // App launch: no harness yet, so the screen registers on Foundation's center.
+                let early = ScanResultsScreen()
+                let harness = Harness()
+                withObserverHarness(harness) { Observers.center.post(name: .scanFinished, object: nil) }
+                #expect(early.reloads.value == 1, "heard, as in production")
+                #expect(
+                    harness.analyze().findings.map(\.rule) == ["unobserved-post"], "its registration is not this test's"
+                )
+            }
+        }
+
+        @Test func anObserverMadeBetweenTwoTestsHearsTheNextOne() async {
+            await #expect(processExitsWith: .success) {
+                withObserverHarness(Harness()) { _ = Observers.center }
+                // A suite's set-up, outside every scope.
+                let setUp = ScanResultsScreen()
+                let harness = Harness()
+                withObserverHarness(harness) { Observers.center.post(name: .scanFinished, object: nil) }
+                #expect(setUp.reloads.value == 1, "heard, as in production")
+            }
+        }
+
+        @Test func aLongLivedRegistrationFromOneTestHearsTheNext() async {
+            await #expect(processExitsWith: .success) {
+                let production = ThemeService()
+                production.start(center: NotificationCenter.default)
+                NotificationCenter.default.post(name: .themeChanged, object: nil)
+                #expect(production.changes.value == 1)
+
+                let first = Harness()
+                withObserverHarness(first) { ThemeService.shared.start() }
+                let firstEvents = first.eventCount
+                let second = Harness()
+                withObserverHarness(second) { Observers.center.post(name: .themeChanged, object: nil) }
+                #expect(ThemeService.shared.changes.value == 1, "heard, as in production")
+                #expect(first.eventCount == firstEvents, "the finished test's harness records nothing more")
+                // Released, the first harness's center still delivers to the service.
+                withObserverHarness(Harness()) { Observers.center.post(name: .themeChanged, object: nil) }
+                #expect(ThemeService.shared.changes.value == 2)
+            }
+        }
+
+        @Test func aScreenRegisteredFromABackgroundQueueHearsAndRemovesCleanly() async {
+            await #expect(processExitsWith: .success) {
+                let production = ScanResultsScreen(registeringFromBackgroundOn: NotificationCenter.default)
+                NotificationCenter.default.post(name: .scanFinished, object: nil)
+                #expect(production.reloads.value == 1)
+                production.stopObserving()
+
+                let harness = Harness()
+                withObserverHarness(harness) {
+                    let screen = ScanResultsScreen(registeringFromBackgroundOn: Observers.center)
+                    Observers.center.post(name: .scanFinished, object: nil)
+                    #expect(screen.reloads.value == 1, "heard, as in production")
+                    screen.stopObserving()
+                }
+                #expect(harness.analyze().findings.map(\.rule) == [], "its removal matches its registration")
+            }
+        }
+
+        @Test func aForAwaitLoopInADetachedTaskHearsThePost() async {
+            await #expect(processExitsWith: .success) {
+                guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+                let production = DetachedListener()
+                await production.start(center: NotificationCenter.default)
+                NotificationCenter.default.post(name: .scanFinished, object: nil)
+                await production.nextDelivery()
+                production.stop()
+
+                let harness = Harness()
+                let listener = DetachedListener()
+                await withObserverHarness(harness) {
+                    await listener.start()
+                    Observers.center.post(name: .scanFinished, object: nil)
+                }
+                await listener.nextDelivery()
+                listener.stop()
+                #expect(harness.recording().recordedEvents(.asyncOpen).count == 1, "the loop is this test's")
+            }
+        }
+
+        @Test func removingAFoundationRegistrationIsNotAnUnbalancedRemoval() async {
+            await #expect(processExitsWith: .success) {
+                // Registered before any harness, removed inside a scope.
+                let token = Observers.center.addObserver(forName: .scanFinished, object: nil, queue: nil) { _ in }
+                let harness = Harness()
+                withObserverHarness(harness) { Observers.center.removeObserver(token) }
+                #expect(harness.analyze().findings.map(\.rule) == [])
+            }
+        }
+
+        @Test func storingTheDefaultCenterDoesNotPinTheHarness() async {
+            await #expect(processExitsWith: .success) {
+                weak var released: Harness?
+                do {
+                    let harness = Harness()
+                    released = harness
+                    withObserverHarness(harness) { _ = ScanManager.shared }
+                }
+                #expect(released == nil, "the manager keeps the router, not the harness")
+            }
+        }
+
+        // MARK: Parallel runs: as production, and reported
+
+        @Test func aPostFromAQueueWhileTwoTestsRunReachesBothAndEachReportsIt() async {
+            await #expect(processExitsWith: .success) {
+                let production = [
+                    ScanResultsScreen(center: NotificationCenter.default),
+                    ScanResultsScreen(center: NotificationCenter.default),
+                ]
+                await Hop.globalQueue.post(through: NotificationCenter.default)
+                #expect(production.map(\.reloads.value) == [1, 1])
+                for screen in production { screen.stopObserving() }
+
+                let (first, second) = (Harness(), Harness())
+                let screens = await TwoScopes.run(first, second) {
+                    ScanResultsScreen()
+                } whileBothOpen: {
+                    await Hop.globalQueue.post()
+                }
+                #expect(screens.map(\.reloads.value) == [1, 1], "both heard it, as in production")
+                for harness in [first, second] {
+                    let escapes = harness.analyze().findings.filter { $0.rule == "escaped-test-scope" }
+                    #expect(escapes.count == 1)
+                    #expect(escapes.first?.site?.file == "ScopeJourneyApp/Journeys.swift", "at the app's line")
+                    #expect(escapes.first?.message.contains("background thread") == true)
+                }
+            }
+        }
+
+        @Test func carryingTheScopeAcrossTheHopKeepsTheTestsApartAndQuiet() async {
+            await #expect(processExitsWith: .success) {
+                let (first, second) = (Harness(), Harness())
+                let screens = await TwoScopes.run(first, second) {
+                    ScanResultsScreen()
+                } whileBothOpen: {
+                    scanFinished()
+                }
+                await screens[0].reloads.reach(1)
+                #expect(screens.map(\.reloads.value) == [1, 0], "only the first test's scope was carried")
+                #expect(first.analyze().findings.map(\.rule) == [])
+                #expect(second.analyze().findings.map(\.rule) == [])
+            }
+        }
+
+        @Test func aRegistrationFromAQueueWhileTwoTestsRunIsHeardAndReported() async {
+            await #expect(processExitsWith: .success) {
+                let (first, second) = (Harness(), Harness())
+                let screens = await TwoScopes.run(first, second) {
+                    0
+                } whileBothOpen: {
+                    let screen = ScanResultsScreen(registeringFromBackgroundOn: Observers.center)
+                    Observers.center.post(name: .scanFinished, object: nil)
+                    #expect(screen.reloads.value == 1, "heard, as in production")
+                    screen.stopObserving()
+                }
+                _ = screens
+                for harness in [first, second] {
+                    let rules = harness.analyze().findings.map(\.rule)
+                    #expect(rules.contains("escaped-test-scope"))
+                    #expect(!rules.contains("unbalanced-removal"))
+                }
+            }
+        }
+    }
+
+    /// Opens two harnesses' scopes at once, each in its own task, makes
+    /// `make()` in each, runs `body` from the first while both are open, and
+    /// returns what each made.
+    enum TwoScopes {
+        static func run<Made: Sendable>(
+            _ first: Harness, _ second: Harness, make: @escaping @Sendable () -> Made,
+            whileBothOpen body: @escaping @Sendable () async -> Void
+        ) async -> [Made] {
+            let secondOpen = AsyncStream<Void>.makeStream()
+            let firstDone = AsyncStream<Void>.makeStream()
+            async let madeBySecond: Made = withObserverHarness(second) {
+                let made = make()
+                secondOpen.continuation.yield()
+                var done = firstDone.stream.makeAsyncIterator()
+                _ = await done.next()
+                return made
+            }
+            let madeByFirst: Made = await withObserverHarness(first) {
+                let made = make()
+                var open = secondOpen.stream.makeAsyncIterator()
+                _ = await open.next()
+                await body()
+                return made
+            }
+            firstDone.continuation.yield()
+            return [madeByFirst, await madeBySecond]
+        }
+    }
+#endif
