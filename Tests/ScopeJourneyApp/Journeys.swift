@@ -74,6 +74,19 @@ public final class ScanResultsScreen: @unchecked Sendable {
     deinit { stopObserving() }
 }
 
+/// Registers for `.scanFinished` from a background queue that reads the
+/// default center there (a callback setting up its own observation).
+public func observeScansFromBackground(_ counter: Counter) -> any NSObjectProtocol {
+    nonisolated(unsafe) var token: (any NSObjectProtocol)?
+    let registered = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        token = Observers.center.addObserver(forName: .scanFinished, object: nil, queue: nil) { _ in counter.bump() }
+        registered.signal()
+    }
+    registered.wait()
+    return token!
+}
+
 /// The ways app code leaves the caller's task before it posts.
 public enum Hop: String, CaseIterable, Codable, Sendable {
     case globalQueue, serialQueue, asyncAfter, operationQueue, thread, detachedTask, childTask

@@ -72,9 +72,17 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     let observationTracker: any ObservationTrackingBackend
     private let tracking: InstrumentedObservationTracking
 
-    /// The router, which finds this scope's center at each call: an object
-    /// that stores `Observers.center` never pins this harness.
-    var center: any NotificationCenterProtocol { RoutingCenter.shared }
+    /// The router bound to this scope: an object that stores
+    /// `Observers.center` talks to this test until it ends, and never pins it.
+    var center: any NotificationCenterProtocol {
+        lock.withLock {
+            if let router { return router }
+            let made = RoutingCenter(boundTo: self)
+            router = made
+            return made
+        }
+    }
+    private var router: RoutingCenter?  // guarded by `lock`; made on first use
 
     /// The scope's center if it was made (the router asks without making one).
     var routedCenterIfMade: InstrumentedNotificationCenter? { lock.withLock { scopeCenter } }

@@ -141,12 +141,16 @@ final class ScopeRouter: @unchecked Sendable {
 
     // MARK: Resolving
 
-    /// Where a call from here goes.
-    func target() -> Target {
+    /// Where a call from here goes, made through a center read in `bound`'s scope (if any).
+    func target(boundTo bound: HarnessRegistries? = nil) -> Target {
         if let scope = RegistryScope.provider as? HarnessRegistries {
             return .scope(scope, inferredInParallelRun: false)
         }
         return lock.withLock {
+            // An object made in a test that is still running is that test's.
+            if let bound, let entry = entries[ObjectIdentifier(bound)], entry.registries === bound, !entry.finished {
+                return .scope(bound, inferredInParallelRun: false)
+            }
             let open = entries.values.filter { $0.depth > 0 }.sorted { $0.serial < $1.serial }
                 .compactMap(\.registries)
             if open.count == 1 { return .scope(open[0], inferredInParallelRun: overlapped) }

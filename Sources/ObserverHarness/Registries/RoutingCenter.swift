@@ -2,9 +2,11 @@ import Foundation
 import ObserverHarnessInterface
 
 /// What `Observers.center` is once a harness has opened a scope in the
-/// process: one object, like `NotificationCenter.default`, that finds the
-/// running test's center at each call (``ScopeRouter``). Storing it is safe:
-/// it never pins a test's harness.
+/// process: like `NotificationCenter.default`, it finds the running test's
+/// center at each call (``ScopeRouter``). Read inside a scope, it is bound
+/// (weakly) to that scope, so an object made in a test that stored it talks
+/// to that test from any thread until the test ends, and to whichever test
+/// is running after that. Storing it never pins a test's harness.
 ///
 /// It keeps the app's behaviour the default center's:
 /// - a post reaches the scope's registrations, every finished test's
@@ -16,7 +18,17 @@ import ObserverHarnessInterface
 /// - a removal goes to the center that holds the registration, whichever
 ///   scope made it, and is never an unbalanced removal of another one.
 final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
-    static let shared = RoutingCenter()
+    /// What `Observers.center` is outside every scope.
+    static let shared = RoutingCenter(boundTo: nil)
+
+    /// The scope `Observers.center` was read in: an object that stored it
+    /// keeps talking to that test, from any thread, until the test ends.
+    /// Held weakly, so storing the center never pins the harness.
+    private weak var bound: HarnessRegistries?
+
+    init(boundTo registries: HarnessRegistries?) {
+        bound = registries
+    }
 
     private let lock = Lock()
     private var bridge: (any NSObjectProtocol)?  // guarded by `lock`
@@ -71,7 +83,7 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         NotificationCenter.default.removeObserver(observer, name: name, object: object)
         guard let target = classInstance(observer) else { return }
         let first: HarnessRegistries? =
-            switch ScopeRouter.shared.target() {
+            switch ScopeRouter.shared.target(boundTo: bound) {
             case .scope(let registries, _): registries
             case .ambiguous, .production: nil
             }
@@ -102,7 +114,7 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     /// finished test's registrations.
     private func route(_ notification: Notification, location: CodeLocation) {
         var delivered: HarnessRegistries?
-        switch ScopeRouter.shared.target() {
+        switch ScopeRouter.shared.target(boundTo: bound) {
         case .scope(let registries, let inferredInParallelRun):
             if inferredInParallelRun {
                 registries.recordEscape(.post, name: notification.name, openScopes: 1, location: location)
@@ -165,7 +177,7 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     private func resolve(_ work: Work, name: Notification.Name?, location: CodeLocation)
         -> InstrumentedNotificationCenter?
     {
-        switch ScopeRouter.shared.target() {
+        switch ScopeRouter.shared.target(boundTo: bound) {
         case .scope(let registries, let inferredInParallelRun):
             if inferredInParallelRun {
                 registries.recordEscape(work, name: name, openScopes: 1, location: location)

@@ -216,16 +216,35 @@ import Testing
             }
         }
 
+        /// An object made in a test keeps the center it read there: used from
+        /// a detached task while another test runs, it still talks to its own.
+        @Test func anObjectMadeInATestTalksToItFromAnyThreadWhileAnotherRuns() async {
+            await #expect(processExitsWith: .success) {
+                let (first, second) = (Harness(), Harness())
+                let made = await TwoScopes.run(first, second) {
+                    (ScanManager(), ScanResultsScreen())
+                } whileBothOpen: {
+                }
+                let (manager, _) = made[0]
+                await Task.detached { manager.finishScan() }.value
+                #expect(made.map(\.1.reloads.value) == [1, 0], "its own test's screen heard it")
+                #expect(first.recording().recordedEvents(.post).count == 1)
+                #expect(first.analyze().findings.map(\.rule) == [])
+                #expect(second.eventCount == 0 || second.analyze().findings.isEmpty)
+            }
+        }
+
         @Test func aRegistrationFromAQueueWhileTwoTestsRunIsHeardAndReported() async {
             await #expect(processExitsWith: .success) {
                 let (first, second) = (Harness(), Harness())
                 let screens = await TwoScopes.run(first, second) {
                     0
                 } whileBothOpen: {
-                    let screen = ScanResultsScreen(registeringFromBackgroundOn: Observers.center)
+                    let reloads = Counter()
+                    let token = observeScansFromBackground(reloads)
                     Observers.center.post(name: .scanFinished, object: nil)
-                    #expect(screen.reloads.value == 1, "heard, as in production")
-                    screen.stopObserving()
+                    #expect(reloads.value == 1, "heard, as in production")
+                    Observers.center.removeObserver(token)
                 }
                 _ = screens
                 for harness in [first, second] {
