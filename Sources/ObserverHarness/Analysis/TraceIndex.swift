@@ -400,6 +400,20 @@ struct TraceIndex {
     /// The first event of a top-level step.
     func stepStart(_ step: Int) -> Int? { stepStarts.first { $0.step == step }?.sequence }
 
+    /// The first event of the top-level step after the one `sequence` is in
+    /// (nil outside replays, or in the last step).
+    func nextStepStart(after sequence: Int) -> Int? {
+        var low = 0, high = stepStarts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if stepStarts[mid].sequence <= sequence { low = mid + 1 } else { high = mid }
+        }
+        return low < stepStarts.count ? stepStarts[low].sequence : nil
+    }
+
+    /// Whether the trace was made by a replay (its top-level steps are marked).
+    var hasSteps: Bool { !stepStarts.isEmpty }
+
     func site(_ id: UInt32) -> CallSite? { recording.site(id) }
     func location(_ id: UInt32) -> CodeLocation? { id == 0 ? nil : recording.siteLocations[Int(id)] }
     func string(_ id: UInt32) -> String { recording.string(id) }

@@ -138,5 +138,70 @@ extension Rules {
             ).report()
             report.expectNone(of: Self.rule)
         }
+
+        /// A sender released and, in the same step, its observer removed by the
+        /// handler of the post that announced it: nothing could reach the
+        /// registration while the sender was dead.
+        static let finishedInOneStep = """
+            [
+              { "op": "create", "object": "task" },
+              { "op": "create", "object": "row" },
+              { "op": "create", "object": "manager", "methods": { "finish": [
+                { "release": "task" },
+                { "post": { "registry": "center", "channel": "DownloadFinished" } }
+              ] } },
+              { "op": "observe", "registry": "center", "observer": "row", "channel": "Progress",
+                "sender": "task", "handler": [], "site": "DownloadRow.swift:20" },
+              { "op": "observe", "registry": "center", "observer": "row", "channel": "DownloadFinished",
+                "handler": [ { "remove": { "registry": "center", "observer": "row", "channel": "Progress" } } ] },
+              { "op": "invoke", "object": "manager", "method": "finish" }
+            ]
+            """
+
+        @Test func observedObjectDeallocatedIgnoresARemovalInTheStepWhereTheSenderDied() throws {
+            let report = try InlineScenario(Self.finishedInOneStep).report()
+            report.expectNone(of: Self.rule)
+        }
+
+        /// The bug beside it: the removal comes a step later, after another post.
+        @Test func observedObjectDeallocatedFiresWhenTheRemovalComesInALaterStep() throws {
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "task" },
+                  { "op": "create", "object": "row" },
+                  { "op": "observe", "registry": "center", "observer": "row", "channel": "Progress",
+                    "sender": "task", "handler": [], "site": "DownloadRow.swift:20" },
+                  { "op": "release", "object": "task" },
+                  { "op": "post", "registry": "center", "channel": "DownloadFinished" },
+                  { "op": "remove", "registry": "center", "observer": "row", "channel": "Progress" }
+                ]
+                """
+            ).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.step == 3)
+            #expect(finding.site?.description == "DownloadRow.swift:20")
+        }
+
+        /// KVO raises at the deallocation itself: no grace for a removal after it.
+        @Test func observedObjectDeallocatedFiresForAKVOTargetRemovedInTheSameStep() throws {
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "player" },
+                  { "op": "create", "object": "progressView" },
+                  { "op": "create", "object": "screen", "methods": { "close": [
+                    { "release": "player" },
+                    { "remove": { "registry": "kvo", "observer": "progressView", "object": "player",
+                      "property": "currentTime" } }
+                  ] } },
+                  { "op": "observe", "registry": "kvo", "observer": "progressView", "object": "player",
+                    "property": "currentTime", "handler": [] },
+                  { "op": "invoke", "object": "screen", "method": "close" }
+                ]
+                """
+            ).report()
+            #expect(report.findings(of: Self.rule).count == 1)
+        }
     }
 }
