@@ -101,6 +101,19 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
         return lock.locked { current?.pin() }?.call(body)
     }
 
+    /// The earlier form, which named the delegate method by hand: the harness
+    /// now names the call from the method `body` calls.
+    @available(*, deprecated, message: "drop the method name: call(_:) records the method the body calls")
+    @discardableResult
+    public func call<Result>(
+        _ method: String,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column,
+        _ body: (Delegate) -> Result
+    ) -> Result? {
+        call(fileID: fileID, filePath: filePath, line: line, column: column, body)
+    }
+
     @usableFromInline
     func instrumentedCall<Result>(location: CodeLocation, _ body: (Delegate) -> Result) -> Result? {
         var result: Result?

@@ -77,3 +77,15 @@ package struct GoldenFile: Sendable {
         return nil
     }
 }
+
+/// The `Golden/` folder of the package whose test file calls it: the nearest
+/// ancestor folder of `filePath` that holds a `Package.swift`, and its
+/// `Golden` folder (which need not exist yet). Nil outside a package.
+///
+/// ```swift
+/// let folder = try #require(goldenDirectory())
+/// let report = try String(contentsOf: folder.appendingPathComponent("cart.report.json"), encoding: .utf8)
+/// ```
+public func goldenDirectory(forTestFile filePath: StaticString = #filePath) -> URL? {
+    GoldenFile.packageGoldenDirectory(containing: "\(filePath)")
+}

@@ -1,43 +1,48 @@
-/// What running a closure under several delivery orders found.
-package struct OrderIndependenceCheck<Value: Equatable> {
+/// What running a closure under several delivery orders found: the result
+/// of ``checkOrderIndependence(_:)``, for teams that route failures
+/// themselves (`assertOrderIndependent` fails the test instead).
+public struct OrderIndependenceCheck<Value: Equatable> {
     /// What registration order returned.
-    package let baseline: Value
+    public let baseline: Value
     /// Each post (or pair of posts) whose receivers' order changes the result.
-    package let dependences: [OrderDependence<Value>]
+    public let dependences: [OrderDependence<Value>]
     /// How many times the body ran, the first run included.
-    package let runs: Int
+    public let runs: Int
     /// Posts with two or more receivers in the first run, and how many of
     /// them have receivers whose footprints conflict.
-    package let decisions: Int
-    package let conflictingDecisions: Int
+    public let decisions: Int
+    public let conflictingDecisions: Int
     /// What the run budget left untried, when it ran out.
-    package let unexplored: String?
+    public let unexplored: String?
 
-    package var isIndependent: Bool { dependences.isEmpty }
+    /// No order changed the result.
+    public var isIndependent: Bool { dependences.isEmpty }
 }
 
 /// Receivers of one post (or of two posts reversed together) whose order
 /// changes what the body returns.
-package struct OrderDependence<Value> {
+public struct OrderDependence<Value> {
     /// `"sessionDidChange" posted at Podcast/Session.swift:15`.
-    package let post: String
+    public let post: String
     /// The receivers it comes down to, in registration order: two when one pair explains it.
-    package let receivers: [OrderReceiver]
+    public let receivers: [OrderReceiver]
     /// The same receivers in the order that changes the result.
-    package let reordered: [OrderReceiver]
+    public let reordered: [OrderReceiver]
     /// What that order returned.
-    package let value: Value
+    public let value: Value
 }
 
 /// A receiver as the order check names it: its registrant (tracked label or
 /// type; a block by its line) and where it was registered.
-package struct OrderReceiver: Hashable, Sendable, CustomStringConvertible {
-    package let name: String
-    package let site: CallSite?
+public struct OrderReceiver: Hashable, Sendable, CustomStringConvertible {
+    /// Its registrant: tracked label or type; a block by its line.
+    public let name: String
+    /// Where it was registered.
+    public let site: CallSite?
 
     /// `cache (AccountCache) registered at Session.swift:33`; a block's name
     /// already says its line.
-    package var description: String {
+    public var description: String {
         guard let site else { return name }
         let file = site.file.split(separator: "/").last.map(String.init) ?? site.file
         return name.contains("(\(file):\(site.line))") ? name : "\(name) registered at \(file):\(site.line)"
@@ -58,10 +63,23 @@ let orderCheckRunBudget = 1_000
 ///    plain property writes leave no footprint, so this is not skipped).
 ///
 /// A changed result is narrowed down to the pair of receivers responsible
-/// where one exists. The body must build its registries with the order it is
+/// where one exists. It throws only what `body` throws: route the result
+/// yourself, or use `assertOrderIndependent` to fail the test.
+///
+/// ```swift
+/// let check = checkOrderIndependence { order in
+///     let center = Harness().notificationCenter(order: order)
+///     let banner = WelcomeBanner(center: center, cache: AccountCache(center: center))
+///     center.post(name: .sessionDidChange, object: nil)
+///     return banner.text
+/// }
+/// if !check.isIndependent { logger.error("\(check.dependences[0].post) depends on order") }
+/// ```
+///
+/// The body must build its registries with the order it is
 /// given and should be deterministic: posts are matched across runs by the
 /// order they are met in.
-package func checkOrderIndependence<Value: Equatable, Failure: Error>(
+public func checkOrderIndependence<Value: Equatable, Failure: Error>(
     _ body: (DeliveryOrder) throws(Failure) -> Value
 ) throws(Failure) -> OrderIndependenceCheck<Value> {
     var runs = 0
