@@ -90,15 +90,10 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     /// What the scope's center still has registered.
     var routedRegistrationCount: Int { routedCenterIfMade?.registrationCount ?? 0 }
 
-    /// The test that owns this scope ended: its registrations stay in place,
-    /// as the app's would, and nothing records any more.
-    func finishRouting() {
+    /// The harness was released, so its test ended: its registrations stay in
+    /// place, as the app's would, and nothing records any more.
+    func finishRecording() {
         recorder.stopRecording()
-    }
-
-    /// A finished scope's harness opened a scope again: it records again.
-    func resumeRouting() {
-        recorder.resumeRecording()
     }
 
     /// Records that `work` reached this scope from outside its task.

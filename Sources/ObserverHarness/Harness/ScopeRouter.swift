@@ -16,7 +16,8 @@ import ObserverHarnessInterface
 /// - **finished**: its harness was released, or (in a run where scopes never
 ///   overlapped, so tests run one at a time) another harness's scope opened.
 ///   Its registrations stay, as the app's would on the default center: every
-///   post reaches them, and their harness records nothing more.
+///   routed post reaches them, unrecorded. A released harness records nothing
+///   more at all; one still alive keeps recording what the test does with it.
 ///
 /// Outside every task-local scope: with one scope open, work is that scope's;
 /// with several, nobody can tell whose it is, so it reaches every open scope,
@@ -73,13 +74,10 @@ final class ScopeRouter: @unchecked Sendable {
 
     func enter(_ registries: HarnessRegistries) {
         let key = ObjectIdentifier(registries)
-        var ended: [HarnessRegistries] = []
-        var resumed = false
         lock.withLock {
             pruneLocked()
             let entry = entries[key].flatMap { $0.registries === registries ? $0 : nil } ?? Entry(registries)
             entries[key] = entry
-            if entry.finished { resumed = true }
             entry.finished = false
             entry.finishedCenter = nil
             entry.depth += 1
@@ -91,15 +89,11 @@ final class ScopeRouter: @unchecked Sendable {
             }
             // Run one at a time, a new test's scope means every closed one's test ended.
             if !overlapped {
-                for other in others where !other.finished && other.depth == 0 {
-                    if let finished = finishLocked(other) { ended.append(finished) }
-                }
+                for other in others where !other.finished && other.depth == 0 { finishLocked(other) }
             }
         }
         RegistryScope.processCenter = RoutingCenter.shared
         RoutingCenter.shared.installBridge()
-        for registries in ended { registries.finishRouting() }
-        if resumed { registries.resumeRouting() }
     }
 
     func exit(_ registries: HarnessRegistries) {
@@ -114,23 +108,22 @@ final class ScopeRouter: @unchecked Sendable {
     /// The harness was released: its test ended.
     func harnessEnded(_ registries: HarnessRegistries) {
         let ended: Bool = lock.withLock {
-            guard let entry = entries[ObjectIdentifier(registries)], entry.registries === registries,
-                !entry.finished
-            else { return false }
-            _ = finishLocked(entry)
+            guard let entry = entries[ObjectIdentifier(registries)], entry.registries === registries else {
+                return false
+            }
+            finishLocked(entry)
             pruneLocked()
             return true
         }
-        if ended { registries.finishRouting() }
+        if ended { registries.finishRecording() }
     }
 
-    /// Marks `entry` finished, keeping its center only if something is
-    /// registered there; returns its registries to stop recording.
-    private func finishLocked(_ entry: Entry) -> HarnessRegistries? {
+    /// Marks `entry` finished for routing: posts reach its registrations
+    /// unrecorded. Its center is kept only if something is registered there.
+    private func finishLocked(_ entry: Entry) {
         entry.finished = true
         let center = entry.registries?.routedCenterIfMade
         entry.finishedCenter = (center?.registrationCount ?? 0) > 0 ? center : nil
-        return entry.registries
     }
 
     /// Drops the scopes whose harness is gone and whose center has nothing

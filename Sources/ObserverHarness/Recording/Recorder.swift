@@ -94,11 +94,6 @@ final class Recorder: @unchecked Sendable {
         lock.withLock { stopped = true }
     }
 
-    /// Records again: the harness opened a scope after its test was taken as ended.
-    func resumeRecording() {
-        lock.withLock { stopped = false }
-    }
-
     /// Runs `body` with `sequence` as this thread's current frame, so events
     /// the body records name it as their cause.
     @inline(__always)
@@ -415,15 +410,20 @@ final class Recorder: @unchecked Sendable {
 
     /// The id of `object` if it is known here, without tracking it.
     func knownObjectID(for object: AnyObject) -> UInt32? {
-        lock.withLock {
-            guard let id = objectIDs[ObjectIdentifier(object)], liveObjects[id]?.object === object else { return nil }
-            return id
-        }
+        lock.withLock { knownObjectIDLocked(for: object) }
     }
 
     /// The id of `string` if it was interned here, without interning it.
     func knownStringID(_ string: String) -> UInt32? {
-        lock.withLock { strings.id(of: string) }
+        lock.withLock { knownStringIDLocked(string) }
+    }
+
+    func knownStringIDLocked(_ string: String) -> UInt32? { strings.id(of: string) }
+
+    /// ``knownObjectID(for:)`` with the lock held.
+    func knownObjectIDLocked(for object: AnyObject) -> UInt32? {
+        guard let id = objectIDs[ObjectIdentifier(object)], liveObjects[id]?.object === object else { return nil }
+        return id
     }
 
     func objectIDForRemoval(of object: AnyObject) -> UInt32 {

@@ -267,6 +267,30 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     /// How many registrations are active.
     public var registrationCount: Int { store.activeCount }
 
+    /// Delivers `notification` to the registrations here without recording:
+    /// how a later test's post reaches a finished test's registrations.
+    func postUnrecorded(_ notification: Notification) {
+        store.deliverUnrecorded(channel: notification.name.rawValue, sender: notification.object.flatMap(classInstance))
+        {
+            registration, observer in
+            switch registration.handler.body {
+            case .method(let handler):
+                if let observer { handler(observer, notification) }
+            case .block(let block, nil):
+                block(notification)
+            case .block(let block, let reference?):
+                guard let queue = reference.queue else { return }
+                guard queue !== OperationQueue.current else {
+                    block(notification)
+                    return
+                }
+                nonisolated(unsafe) let sent = notification
+                queue.addOperation { block(sent) }
+                queue.waitUntilAllOperationsAreFinished()
+            }
+        }
+    }
+
     /// Whether `observer` has a registration here (the observer form).
     func hasRegistrations(of observer: AnyObject) -> Bool {
         store.hasRegistrations(ofObject: observer)

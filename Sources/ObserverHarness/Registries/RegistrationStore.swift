@@ -266,6 +266,31 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
 
     var activeCount: Int { recorder.withLock { registrations.count } }
 
+    /// Delivers a post to the registrations that match it without recording
+    /// anything: a finished test's registrations reached by a later test's
+    /// post, as the default center would reach them. Matches as `post` does;
+    /// a sender this recording never saw matches only unfiltered registrations.
+    func deliverUnrecorded(channel: String, sender: AnyObject?, deliver: (Registration<Handler>, AnyObject?) -> Void) {
+        var snapshot: [Registration<Handler>] = []
+        var channelID: UInt32?
+        var senderID: UInt32 = 0
+        recorder.withLock {
+            channelID = recorder.knownStringIDLocked(channel)
+            if let sender { senderID = recorder.knownObjectIDLocked(for: sender) ?? UInt32.max }
+            snapshot = registrations
+        }
+        for registration in snapshot {
+            guard registration.anyChannel || channelID.map({ registration.channel == $0 }) == true,
+                registration.senderID == 0 || registration.senderID == senderID
+            else { continue }
+            let (active, observer) = recorder.withLock {
+                (registration.isActive && !registration.pruned, registration.observer)
+            }
+            guard active, !registration.hasObserverObject || observer != nil else { continue }
+            deliver(registration, observer)
+        }
+    }
+
     /// Whether `object` is the observer of an active registration here.
     func hasRegistrations(ofObject object: AnyObject) -> Bool {
         recorder.withLock { registrations.contains { $0.isActive && $0.observer === object } }

@@ -130,7 +130,7 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
             break
         }
         for center in ScopeRouter.shared.finishedCenters(excluding: delivered) {
-            center.post(notification, location: location)
+            center.postUnrecorded(notification)
         }
     }
 

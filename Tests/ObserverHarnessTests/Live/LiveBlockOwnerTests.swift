@@ -36,6 +36,20 @@ extension Live {
             #expect(finding.objects == ["feed"])
         }
 
+        /// The near miss, analysed after the release too: two screens, one appearance each.
+        @Test func twoScreensReleasedBeforeTheCheckAreClean() {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var screens: [FeedScreen] = [FeedScreen(center: center), FeedScreen(center: center)]
+            for screen in screens {
+                harness.track(screen)
+                screen.viewWillAppear()
+            }
+            center.post(name: .liveFeedReloaded, object: nil)
+            screens.removeAll()
+            #expect(harness.analyze().live("duplicate-registration").isEmpty)
+        }
+
         @Test func twoScreensEachAddingTheBlockOnceAreClean() {
             let harness = Harness()
             let center = harness.notificationCenter()
