@@ -33,7 +33,7 @@ public final class EpisodeScreen {
 
     public init(center: any NotificationCenterProtocol = Observers.center) {
         themeUpdates = Task {
-            let changes = center.notifications(  // bug: async-observer-outlives-owner
+            let changes = center.postedNotifications(  // bug: async-observer-outlives-owner
                 named: .themeDidChange, owner: self)
             for await _ in changes {
                 self.themeChanges += 1
