@@ -3,6 +3,13 @@ import PackageDescription
 
 let package = Package(
     name: "ObserverHarness",
+    // The floor is Swift concurrency's (`async`, actors, `#isolation`, task
+    // locals), which every product uses. Anything newer is gated with
+    // `@available` (the table in the documentation's "API availability"
+    // article; `.ci/availability` checks the sources against it).
+    platforms: [
+        .macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .macCatalyst(.v13), .visionOS(.v1),
+    ],
     products: [
         // What app code imports: the registry protocols and their plain
         // implementations, with no recording or analysis, so the app never

@@ -7,6 +7,11 @@ import PackageDescription
 
 let package = Package(
     name: "PodcastApp",
+    // ObserverHarness's own floor: the app's newer wirings (Observation,
+    // typed messages) are gated with `@available`.
+    platforms: [
+        .macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .macCatalyst(.v13), .visionOS(.v1),
+    ],
     dependencies: [
         .package(name: "ObserverHarness", path: "../..")
     ],

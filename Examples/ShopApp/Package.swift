@@ -5,6 +5,10 @@ import PackageDescription
 
 let package = Package(
     name: "ShopApp",
+    // ObserverHarness's floor, Swift concurrency's: the app uses nothing newer.
+    platforms: [
+        .macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .macCatalyst(.v13), .visionOS(.v1),
+    ],
     dependencies: [
         .package(name: "ObserverHarness", path: "../..")
     ],

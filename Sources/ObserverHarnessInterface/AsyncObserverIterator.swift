@@ -34,7 +34,7 @@ package protocol AsyncObservationEvents: AnyObject, Sendable {
     func ended(_ end: AsyncObservationEnd)
 }
 
-/// The iterator behind `notifications(named:object:)` and
+/// The iterator behind `postedNotifications(named:object:)` and
 /// `messages(of:for:bufferSize:)`, with Foundation's semantics
 /// (swift-foundation's `AsyncMessageSequenceIterator`):
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `notifications(named:object:)` and `messages(of:for:bufferSize:)`
+/// What `postedNotifications(named:object:)` and `messages(of:for:bufferSize:)`
 /// return through ``NotificationCenterProtocol``: an async sequence that
 /// registers an observer when iteration starts and removes it when the loop
 /// ends, its task is cancelled or its iterator goes away.
@@ -49,12 +49,12 @@ public struct AsyncObserverSequence<Element: Sendable>: AsyncSequence, Sendable 
     }
 }
 
-/// A notification as `notifications(named:object:)` yields it through
+/// A notification as `postedNotifications(named:object:)` yields it through
 /// ``NotificationCenterProtocol``: `Notification` is not `Sendable`, so the
 /// loop gets this projection, made on the posting thread.
 ///
 /// ```swift
-/// for await note in Observers.center.notifications(named: .cartDidChange, object: cart) {
+/// for await note in Observers.center.postedNotifications(named: .cartDidChange, object: cart) {
 ///     badge.count = note.userInfo["count"] as? Int ?? 0
 /// }
 /// ```
@@ -64,6 +64,8 @@ public struct PostedNotification: Sendable {
     public let objectIdentifier: ObjectIdentifier?
     /// The `userInfo` entries with a `String` key and a `String`, `Int`,
     /// `Double`, `Bool` or `Date` value (the rest are not `Sendable` in general).
+    /// A number keeps its kind: a Boolean stays a `Bool` and a floating-point
+    /// number a `Double`, also when it arrives as an `NSNumber`.
     public let userInfo: [String: any Sendable]
 
     public init(_ notification: Notification) {
@@ -76,9 +78,17 @@ public struct PostedNotification: Sendable {
             guard let key = key.base as? String else { continue }
             switch value {
             case let value as String: values[key] = value
-            case let value as Int: values[key] = value
-            case let value as Double: values[key] = value
-            case let value as Bool: values[key] = value
+            // Before `Int`: an `NSNumber` (what an Objective-C poster sends, and
+            // what Swift numbers bridge to) casts to `Int` whatever it holds,
+            // `true` to 1 and 2.0 to 2. Its own type decides.
+            case let number as NSNumber:
+                if number.isBoolean {
+                    values[key] = number.boolValue
+                } else if number.holdsFloatingPoint {
+                    values[key] = number.doubleValue
+                } else {
+                    values[key] = number.intValue
+                }
             case let value as Date: values[key] = value
             default: continue
             }
@@ -89,5 +99,23 @@ public struct PostedNotification: Sendable {
     /// Whether `object` is the notification's sender.
     public func isPosted(by object: AnyObject) -> Bool {
         objectIdentifier == ObjectIdentifier(object)
+    }
+}
+
+extension NSNumber {
+    /// Whether this is one of Foundation's two Boolean numbers (`CFBoolean`
+    /// on Darwin), which `NSNumber(value: true)` returns.
+    fileprivate var isBoolean: Bool {
+        #if canImport(Darwin)
+            CFGetTypeID(self) == CFBooleanGetTypeID()
+        #else
+            type(of: self) == type(of: NSNumber(value: true))
+        #endif
+    }
+
+    /// Whether it holds a `float` or a `double` (its Objective-C type code).
+    fileprivate var holdsFloatingPoint: Bool {
+        let code = UInt8(bitPattern: objCType.pointee)
+        return code == UInt8(ascii: "d") || code == UInt8(ascii: "f")
     }
 }

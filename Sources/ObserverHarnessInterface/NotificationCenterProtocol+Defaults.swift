@@ -4,14 +4,14 @@ import Foundation
 // app wrote against an earlier release (a wrapper that forwards, an analytics
 // center) still conforms. Foundation's center, the harness's and the router
 // implement them all; a conformer of the earlier shape gets:
-// - `notifications(named:…)` built on its own classic `addObserver` and
+// - `postedNotifications(named:…)` built on its own classic `addObserver` and
 //   `removeObserver`, so a wrapper's loops go through the wrapper;
 // - typed messages on Foundation's default center, which is what app code
 //   reaches in production. Implement them to forward to a base center instead.
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension NotificationCenterProtocol {
-    public func notifications(
+    public func postedNotifications(
         named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
         location: CodeLocation
     ) -> AsyncObserverSequence<PostedNotification> {

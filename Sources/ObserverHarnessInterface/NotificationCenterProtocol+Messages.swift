@@ -9,9 +9,12 @@ import Foundation
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension NotificationCenterProtocol {
-    /// Darwin Foundation's `notifications(named:object:)`, on any center (Linux
-    /// Foundation has none). `Notification` is not `Sendable`, so the loop gets
-    /// a ``PostedNotification``. The observer is registered when iteration
+    /// An async sequence of the notifications posted with `name` (and from
+    /// `object`, when given), on any center and on every platform. Its own
+    /// name keeps it apart from Darwin Foundation's `notifications(named:object:)`,
+    /// which yields `Notification`s and which Linux Foundation lacks.
+    /// `Notification` is not `Sendable`, so the loop gets a
+    /// ``PostedNotification``. The observer is registered when iteration
     /// starts and removed when the loop ends or its task is cancelled; values
     /// posted while the loop is busy are buffered without limit.
     ///
@@ -21,18 +24,33 @@ extension NotificationCenterProtocol {
     ///
     /// ```swift
     /// task = Task { [weak self] in
-    ///     for await _ in Observers.center.notifications(named: .themeDidChange, owner: self) {
+    ///     for await _ in Observers.center.postedNotifications(named: .themeDidChange, owner: self) {
     ///         self?.applyTheme()
     ///     }
     /// }
     /// ```
+    public func postedNotifications(
+        named name: Notification.Name, object: AnyObject? = nil, owner: AnyObject? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> AsyncObserverSequence<PostedNotification> {
+        postedNotifications(
+            named: name, object: object, owner: owner,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Renamed ``postedNotifications(named:object:owner:fileID:filePath:line:column:)``:
+    /// on Darwin, Foundation's own `notifications(named:object:)` (elements
+    /// `Notification`) won over this one for a value typed `NotificationCenter`,
+    /// so the same line compiled to two different sequences.
+    @available(
+        *, unavailable, renamed: "postedNotifications(named:object:owner:)",
+        message: "renamed so that it never collides with Darwin Foundation's notifications(named:object:)"
+    )
     public func notifications(
         named name: Notification.Name, object: AnyObject? = nil, owner: AnyObject? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> AsyncObserverSequence<PostedNotification> {
-        notifications(
-            named: name, object: object, owner: owner,
-            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        postedNotifications(named: name, object: object, owner: owner)
     }
 }
 
@@ -186,7 +204,7 @@ extension NotificationCenterProtocol {
     /// Foundation's `messages(of:for:bufferSize:)` for a subject and an
     /// identifier. When the loop falls behind by more than `limit` messages,
     /// the oldest are dropped without a signal (the harness reports it:
-    /// `message-dropped`). `owner`: see ``notifications(named:object:owner:fileID:filePath:line:column:)``.
+    /// `message-dropped`). `owner`: see ``postedNotifications(named:object:owner:fileID:filePath:line:column:)``.
     public func messages<Identifier: NotificationCenter.MessageIdentifier, Message: NotificationCenter.AsyncMessage>(
         of subject: Message.Subject, for identifier: Identifier, bufferSize limit: Int = 10, owner: AnyObject? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -229,7 +247,7 @@ extension NotificationCenterProtocol {
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension NotificationCenter {
-    public func notifications(
+    public func postedNotifications(
         named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
         location: CodeLocation
     ) -> AsyncObserverSequence<PostedNotification> {

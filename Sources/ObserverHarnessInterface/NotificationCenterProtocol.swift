@@ -39,7 +39,7 @@ public protocol NotificationCenterProtocol: AnyObject, Sendable {
     // Foundation's labels (NotificationCenterProtocol+Messages.swift).
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    func notifications(
+    func postedNotifications(
         named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
         location: CodeLocation
     ) -> AsyncObserverSequence<PostedNotification>

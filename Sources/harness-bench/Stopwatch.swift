@@ -1,12 +1,13 @@
+import Dispatch
+
 /// Times code with the monotonic clock and summarises repeated runs.
 enum Stopwatch {
-    private static let clock = ContinuousClock()
-
-    /// Seconds `body` took.
+    /// Seconds `body` took. `DispatchTime` rather than `ContinuousClock`
+    /// (macOS 13), so the benchmark builds at the package's platform floor.
     static func seconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = clock.now
+        let start = DispatchTime.now().uptimeNanoseconds
         try body()
-        return start.duration(to: clock.now).seconds
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
     /// The median of values already measured.
@@ -26,12 +27,5 @@ enum Stopwatch {
         results.sort()
         let middle = results.count / 2
         return results.count % 2 == 1 ? results[middle] : (results[middle - 1] + results[middle]) / 2
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

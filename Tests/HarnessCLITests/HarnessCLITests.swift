@@ -8,28 +8,41 @@ struct CLIResult {
     let stderr: String
 }
 
-func harnessCLI(
-    _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
-    executable: URL? = nil
-) throws -> CLIResult {
-    let process = Process()
-    process.executableURL = try executable ?? URL(fileURLWithPath: harnessCLIPath())
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    var env = ProcessInfo.processInfo.environment
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CLIResult(
-        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: stderr, as: UTF8.self))
-}
+// harness-cli is a macOS, Linux and Windows tool: there are no processes to
+// start on iOS, tvOS, watchOS or visionOS, where this target only builds.
+#if os(macOS) || os(Linux) || os(Windows)
+    func harnessCLI(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+        executable: URL? = nil
+    ) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = try executable ?? URL(fileURLWithPath: harnessCLIPath())
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIResult(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+#else
+    struct ProcessesUnavailable: Error {}
+
+    func harnessCLI(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+        executable: URL? = nil
+    ) throws -> CLIResult {
+        throw ProcessesUnavailable()
+    }
+#endif
 
 /// The path of the built executable.
 func harnessCLIPath() throws -> String { try builtExecutable().path }

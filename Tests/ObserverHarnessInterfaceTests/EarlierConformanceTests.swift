@@ -64,7 +64,7 @@ final class ForwardingCenter: NotificationCenterProtocol, @unchecked Sendable {
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     @Test func itsAsyncLoopsGoThroughItsOwnClassicMethods() async {
         let center = ForwardingCenter(base: NotificationCenter())
-        var iterator = center.notifications(named: Self.tick).makeAsyncIterator()
+        var iterator = center.postedNotifications(named: Self.tick).makeAsyncIterator()
         center.post(name: Self.tick, object: nil)
         #expect(await iterator.next()?.name == Self.tick)
         #expect(center.calls == ["add", "post"])

@@ -8,12 +8,14 @@ import XCTest
 final class AsyncObserverXCTests: XCTestCase {
     final class Cart: Sendable {}
 
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
     struct CartDidChange: NotificationCenter.MainActorMessage {
         typealias Subject = Cart
         let count: Int
     }
 
     /// An app object that observes its cart with a typed message.
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
     @MainActor final class Badge {
         private(set) var count = 0
         private var token: NotificationCenter.ObservationToken?
@@ -26,7 +28,10 @@ final class AsyncObserverXCTests: XCTestCase {
         }
     }
 
-    @MainActor func testATypedTokenNotKeptIsADiscardedTokenWhoseObserverNeverFires() async {
+    @MainActor func testATypedTokenNotKeptIsADiscardedTokenWhoseObserverNeverFires() async throws {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
+            throw XCTSkip("typed messages need macOS 26")
+        }
         let harness = Harness()
         let cart = Cart()
         let badge = withObserverHarness(harness) {
@@ -39,7 +44,10 @@ final class AsyncObserverXCTests: XCTestCase {
         XCTAssertEqual(report.findings.first { $0.rule == "discarded-token" }?.message.contains("never fires"), true)
     }
 
-    @MainActor func testATypedTokenKeptByItsOwnerIsClean() async {
+    @MainActor func testATypedTokenKeptByItsOwnerIsClean() async throws {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
+            throw XCTSkip("typed messages need macOS 26")
+        }
         let harness = Harness()
         let cart = Cart()
         let badge = withObserverHarness(harness) {
@@ -53,12 +61,14 @@ final class AsyncObserverXCTests: XCTestCase {
 
     // MARK: async-observer-outlives-owner
 
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
     struct CartSynced: NotificationCenter.AsyncMessage {
         typealias Subject = Cart
         let revision: Int
     }
 
     /// Follows its cart's syncs with a `for await` loop over `Observers.center`.
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
     final class SyncStatus: @unchecked Sendable {
         private(set) var task: Task<Void, Never>?
         private let cancelsInDeinit: Bool
@@ -77,7 +87,10 @@ final class AsyncObserverXCTests: XCTestCase {
         }
     }
 
-    func testALoopNobodyCancelsOutlivesItsOwner() async {
+    func testALoopNobodyCancelsOutlivesItsOwner() async throws {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
+            throw XCTSkip("typed messages need macOS 26")
+        }
         let harness = Harness()
         let cart = Cart()
         let task: Task<Void, Never>? = await withObserverHarness(harness) {
@@ -94,7 +107,10 @@ final class AsyncObserverXCTests: XCTestCase {
         await task?.value
     }
 
-    func testALoopCancelledInItsOwnersDeinitIsClean() async {
+    func testALoopCancelledInItsOwnersDeinitIsClean() async throws {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
+            throw XCTSkip("typed messages need macOS 26")
+        }
         let harness = Harness()
         let cart = Cart()
         await withObserverHarness(harness) {
@@ -112,7 +128,10 @@ final class AsyncObserverXCTests: XCTestCase {
 
     // MARK: message-dropped
 
-    func testAConsumerThatFallsBehindLosesMessages() async {
+    func testAConsumerThatFallsBehindLosesMessages() async throws {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
+            throw XCTSkip("typed messages need macOS 26")
+        }
         let harness = Harness()
         let cart = Cart()
         let revisions: [Int] = await withObserverHarness(harness) {
@@ -125,7 +144,10 @@ final class AsyncObserverXCTests: XCTestCase {
         assertFindings(harness, .exactly(["message-dropped"]))
     }
 
-    func testAConsumerThatKeepsUpLosesNothing() async {
+    func testAConsumerThatKeepsUpLosesNothing() async throws {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
+            throw XCTSkip("typed messages need macOS 26")
+        }
         let harness = Harness()
         let cart = Cart()
         let revisions: [Int] = await withObserverHarness(harness) {

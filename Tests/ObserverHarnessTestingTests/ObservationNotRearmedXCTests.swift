@@ -4,11 +4,13 @@ import ObserverHarness
 import ObserverHarnessTesting
 import XCTest
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @Observable private final class Playlist: @unchecked Sendable {
     var episodes = 0
 }
 
 /// Shows the playlist's length; observes again from onChange when `rearms`.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private final class PlaylistHeader: @unchecked Sendable {
     let playlist: Playlist
     let rearms: Bool
@@ -26,7 +28,10 @@ private final class PlaylistHeader: @unchecked Sendable {
 
 /// `observation-not-rearmed` from an XCTest suite.
 final class ObservationNotRearmedXCTests: XCTestCase {
-    func testAnObservationNotArmedAgainMissesTheSecondChange() {
+    func testAnObservationNotArmedAgainMissesTheSecondChange() throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else {
+            throw XCTSkip("Observation needs macOS 14")
+        }
         let harness = Harness()
         let playlist = Playlist()
         let header = PlaylistHeader(playlist: playlist, rearms: false)
@@ -37,7 +42,10 @@ final class ObservationNotRearmedXCTests: XCTestCase {
         assertFindings(harness, .exactly(["observation-not-rearmed"]))
     }
 
-    func testAnObservationArmedAgainFromOnChangeSeesEveryChange() {
+    func testAnObservationArmedAgainFromOnChangeSeesEveryChange() throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else {
+            throw XCTSkip("Observation needs macOS 14")
+        }
         let harness = Harness()
         let playlist = Playlist()
         let header = PlaylistHeader(playlist: playlist, rearms: true)

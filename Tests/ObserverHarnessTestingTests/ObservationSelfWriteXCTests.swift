@@ -4,6 +4,7 @@ import ObserverHarness
 import ObserverHarnessTesting
 import XCTest
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @Observable private final class Volume: @unchecked Sendable {
     var level = 0
     var label = ""
@@ -11,6 +12,7 @@ import XCTest
 
 /// Keeps the level within 0...10 from onChange (a write to what it tracks,
 /// which the change in progress overwrites), or only labels it.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private final class VolumeClamp: @unchecked Sendable {
     let volume: Volume
     let clampsWhatItTracks: Bool
@@ -30,7 +32,10 @@ private final class VolumeClamp: @unchecked Sendable {
 
 /// `mutation-during-notify` in its Observation form, from an XCTest suite.
 final class ObservationSelfWriteXCTests: XCTestCase {
-    func testAnOnChangeWritingWhatItTracksHasItsWriteOverwritten() {
+    func testAnOnChangeWritingWhatItTracksHasItsWriteOverwritten() throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else {
+            throw XCTSkip("Observation needs macOS 14")
+        }
         let harness = Harness()
         let volume = Volume()
         let clamp = VolumeClamp(volume: volume, clampsWhatItTracks: true)
@@ -41,7 +46,10 @@ final class ObservationSelfWriteXCTests: XCTestCase {
         assertFindings(harness, .exactly(["mutation-during-notify"]))
     }
 
-    func testAnOnChangeWritingAnotherPropertyIsClean() {
+    func testAnOnChangeWritingAnotherPropertyIsClean() throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else {
+            throw XCTSkip("Observation needs macOS 14")
+        }
         let harness = Harness()
         let volume = Volume()
         let clamp = VolumeClamp(volume: volume, clampsWhatItTracks: false)

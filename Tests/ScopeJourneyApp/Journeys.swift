@@ -173,7 +173,7 @@ public final class DetachedListener: @unchecked Sendable {
         let delivered = deliveries.continuation
         let listening = AsyncStream<Void>.makeStream()
         task = Task.detached {
-            let notifications = (center ?? Observers.center).notifications(named: .scanFinished)
+            let notifications = (center ?? Observers.center).postedNotifications(named: .scanFinished)
             var iterator = notifications.makeAsyncIterator()
             listening.continuation.yield()
             while await iterator.next() != nil { delivered.yield() }

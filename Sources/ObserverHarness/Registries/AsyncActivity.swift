@@ -57,6 +57,7 @@ final class AsyncActivity: @unchecked Sendable {
 /// `_NotificationCenterActorQueueManager`): one worker per center takes the
 /// enqueued deliveries in order and runs each as a child task, so observers
 /// run later, off the posting thread, concurrently with each other.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)  // withDiscardingTaskGroup
 final class AsyncDeliveryQueue: Sendable {
     private let continuation: AsyncStream<@Sendable () async -> Void>.Continuation
     private let worker: Task<Void, Never>

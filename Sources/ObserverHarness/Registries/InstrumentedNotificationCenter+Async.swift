@@ -9,7 +9,7 @@ extension InstrumentedNotificationCenter {
     /// A loop over notifications: one block registration, made when iteration
     /// starts, that buffers each post for the loop; recorded as an async
     /// observation (opened, values taken, how it ended).
-    public func notifications(
+    public func postedNotifications(
         named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
         location: CodeLocation
     ) -> AsyncObserverSequence<PostedNotification> {

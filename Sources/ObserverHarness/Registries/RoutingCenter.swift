@@ -222,13 +222,13 @@ struct ForwardedPost {
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension RoutingCenter {
-    func notifications(
+    func postedNotifications(
         named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
         location: CodeLocation
     ) -> AsyncObserverSequence<PostedNotification> {
         let center: any NotificationCenterProtocol =
             resolvedCenter(name: name, location: location) ?? NotificationCenter.default
-        return center.notifications(named: name, object: object, owner: owner, location: location)
+        return center.postedNotifications(named: name, object: object, owner: owner, location: location)
     }
 }
 

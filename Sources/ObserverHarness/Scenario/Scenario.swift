@@ -145,7 +145,7 @@ enum ValueExpression: Sendable {
     case payloadField(String)
 }
 
-/// `open-loop`: a `Task { for await value in center.notifications(named:) }`
+/// `open-loop`: a `Task { for await value in center.postedNotifications(named:) }`
 /// (or `messages(of:for:bufferSize:)` when `typed`), working for `owner`.
 struct LoopOpening: Sendable {
     let registry: String

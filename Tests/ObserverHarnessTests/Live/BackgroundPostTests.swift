@@ -96,26 +96,30 @@ extension Live {
         }
 
         // MARK: Exit tests: a trap ends the child process, not the test run
+        // (they do not exist on iOS, tvOS, watchOS or visionOS)
+        #if os(macOS) || os(Linux) || os(Windows)
 
-        @Test func anObserverAssumingTheMainActorTrapsWhenAPostComesFromTheBackground() async {
-            await #expect(processExitsWith: .failure) {
-                _ = await BackgroundPostScenes.fileArrives(assumesMainActor: true, in: Harness(posts: .background))
+            @Test func anObserverAssumingTheMainActorTrapsWhenAPostComesFromTheBackground() async {
+                await #expect(processExitsWith: .failure) {
+                    _ = await BackgroundPostScenes.fileArrives(assumesMainActor: true, in: Harness(posts: .background))
+                }
             }
-        }
 
-        @Test func theSameObserverSurvivesPostsFromTheMainActor() async {
-            await #expect(processExitsWith: .success) {
-                let text = await BackgroundPostScenes.fileArrives(assumesMainActor: true, in: Harness(posts: .caller))
-                if text != "1 file" { exit(1) }
+            @Test func theSameObserverSurvivesPostsFromTheMainActor() async {
+                await #expect(processExitsWith: .success) {
+                    let text = await BackgroundPostScenes.fileArrives(
+                        assumesMainActor: true, in: Harness(posts: .caller))
+                    if text != "1 file" { exit(1) }
+                }
             }
-        }
 
-        @Test func anObserverGivenTheMainQueueSurvivesPostsFromTheBackground() async {
-            await #expect(processExitsWith: .success) {
-                let text = await BackgroundPostScenes.fileArrives(
-                    assumesMainActor: false, in: Harness(posts: .background))
-                if text != "1 file" { exit(1) }
+            @Test func anObserverGivenTheMainQueueSurvivesPostsFromTheBackground() async {
+                await #expect(processExitsWith: .success) {
+                    let text = await BackgroundPostScenes.fileArrives(
+                        assumesMainActor: false, in: Harness(posts: .background))
+                    if text != "1 file" { exit(1) }
+                }
             }
-        }
+        #endif
     }
 }

@@ -9,6 +9,7 @@ extension Notification.Name {
 
 /// A screen that follows the theme with a `for await` loop in a Task, the
 /// three ways apps write it.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 final class LiveThemeScreen: @unchecked Sendable {
     enum Capture { case strongSelf, weakSelf, weakSelfCancelledInDeinit }
 
@@ -23,11 +24,11 @@ final class LiveThemeScreen: @unchecked Sendable {
         switch capture {
         case .strongSelf:
             task = Task {
-                for await _ in center.notifications(named: .liveThemeChanged, owner: self) { self.reload() }
+                for await _ in center.postedNotifications(named: .liveThemeChanged, owner: self) { self.reload() }
             }
         case .weakSelf, .weakSelfCancelledInDeinit:
             task = Task { [weak self] in
-                for await _ in center.notifications(named: .liveThemeChanged, owner: self) { self?.reload() }
+                for await _ in center.postedNotifications(named: .liveThemeChanged, owner: self) { self?.reload() }
             }
         }
     }
@@ -43,6 +44,7 @@ extension Live {
     /// `async-observer-outlives-owner` and `message-dropped` from live loops.
     /// Every wait is `settle`: a bounded number of scheduler turns, no sleeps.
     @Suite struct AsyncLoops {
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         @Test func aLoopCapturingSelfKeepsItsReleasedOwnerAlive() async throws {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -66,6 +68,7 @@ extension Live {
             await task?.value
         }
 
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         @Test func aWeakSelfLoopNobodyCancelsRunsOnAfterItsOwnerDeallocated() async throws {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -83,6 +86,7 @@ extension Live {
             await task?.value
         }
 
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         @Test func aLoopCancelledInItsOwnersDeinitIsClean() async {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -102,11 +106,12 @@ extension Live {
             #expect(harness.recording().string(ends[0].channel) == "cancelled")
         }
 
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         @Test func aLoopThatBreaksEndsAsIteratorGoneAndRemovesItsRegistration() async {
             let harness = Harness()
             let center = harness.notificationCenter()
             let loop = Task {
-                for await _ in center.notifications(named: .liveThemeChanged) { break }
+                for await _ in center.postedNotifications(named: .liveThemeChanged) { break }
             }
             #expect(await harness.settle(loopsOpened: 1))
             center.post(name: .liveThemeChanged, object: nil)
@@ -119,6 +124,7 @@ extension Live {
             #expect(center.registrationCount == 0)
         }
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @Test func aMessageSequenceThatFallsBehindDropsMessagesAndIsReported() async throws {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -135,6 +141,7 @@ extension Live {
             #expect(finding.message.contains("dropped 3 messages"))
         }
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @Test func aMessageConsumerThatKeepsUpDropsNothing() async {
             let harness = Harness()
             let center = harness.notificationCenter()

@@ -87,8 +87,8 @@ extension Live {
 
         /// Tokens kept in a dictionary inside an optional struct are found too.
         @Test func tokensNestedInContainersHaveTheirOwner() throws {
-            struct Observations { var byName: [String: [any NSObjectProtocol]] = [:] }
-            final class Settings { var observations: Observations? = Observations() }
+            struct TokenLists { var byName: [String: [any NSObjectProtocol]] = [:] }
+            final class Settings { var observations: TokenLists? = TokenLists() }
             let harness = Harness()
             let center = harness.notificationCenter()
             let settings = Settings()

@@ -7,12 +7,14 @@ import Testing
 final class LiveCart: Sendable {}
 
 /// Delivered synchronously, on the main actor.
+@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
 struct LiveCartDidChange: NotificationCenter.MainActorMessage {
     typealias Subject = LiveCart
     let count: Int
 }
 
 /// Delivered later, off the posting thread.
+@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
 struct LiveCartSynced: NotificationCenter.AsyncMessage {
     typealias Subject = LiveCart
     let revision: Int
@@ -30,6 +32,7 @@ extension Live {
     /// Foundation's typed messages on the drop-in: delivery as Foundation's,
     /// and `discarded-token` told apart by token kind.
     @Suite struct TypedMessages {
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @MainActor @Test func aTypedTokenDroppedAtOnceIsReportedBecauseItsObserverNeverFires() throws {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -48,6 +51,7 @@ extension Live {
             #expect(harness.analyze().findings.filter { $0.severity != .note }.count == 1)
         }
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @MainActor @Test func aStoredTypedTokenDeliversSynchronouslyAndIsClean() {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -68,6 +72,7 @@ extension Live {
                 "\(harness.analyze().findings.map(\.message))")
         }
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @MainActor @Test func aTypedTokenLetGoWithItsOwnerAfterUseIsClean() {
             final class Badge {
                 var token: NotificationCenter.ObservationToken?
@@ -87,6 +92,7 @@ extension Live {
             #expect(center.messageRegistry.store.activeCount == 0)
         }
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @Test func aClassicTokenDroppedIsStillReportedAsNeverRemovable() throws {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -98,6 +104,7 @@ extension Live {
             #expect(finding.message.contains("can never be removed"))
         }
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @MainActor @Test func removingATypedTokenTwiceIsAnUnbalancedRemoval() throws {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -110,6 +117,7 @@ extension Live {
             #expect(finding.site?.line == Int(secondLine))
         }
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @Test func anAsyncMessageIsDeliveredLaterAndSettleWaitsForIt() async {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -129,6 +137,7 @@ extension Live {
             #expect(kinds.lastIndex(of: .remove)! > kinds.lastIndex(of: .deliver)!)
         }
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @Test func anAsyncTypedTokenDroppedAtOnceNeverFires() async throws {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -143,6 +152,7 @@ extension Live {
             #expect(harness.analyze().live("discarded-token").count == 1)
         }
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @Test func typedAndClassicPostsNeverMeet() async {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -159,11 +169,13 @@ extension Live {
     }
 }
 
+@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
 extension NotificationCenter.MessageIdentifier
 where Self == NotificationCenter.BaseMessageIdentifier<LiveCartDidChange> {
     static var liveCartDidChange: Self { .init() }
 }
 
+@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
 extension NotificationCenter.MessageIdentifier
 where Self == NotificationCenter.BaseMessageIdentifier<LiveCartSynced> {
     static var liveCartSynced: Self { .init() }

@@ -229,6 +229,10 @@ import Testing
             #expect(result.foundation.count == 3)
             #expect(Set(result.foundation.prefix(2)) == ["0", "1"])
             #expect(result.foundation[2] == "-")
+        #elseif canImport(Darwin)
+            // Darwin's center skips an observer removed during the post, as the
+            // drop-in does: the first observer ended the second.
+            #expect(result.foundation == ["0", "-", "0"])
         #endif
     }
 

@@ -6,9 +6,12 @@ import Testing
 /// model) and the model's registrar keeps the shadow's onChange: neither may
 /// keep the model alive once the test has let go of the harness.
 @Suite struct ObservationTrackingLifetimeTests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     typealias Cart = ObservableCart
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     typealias Badge = ObservingCartBadge
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test func aModelStillObservedWhenTheTestEndsIsFreed() {
         weak var weakCart: Cart?
         weak var weakBadge: Badge?
@@ -25,6 +28,7 @@ import Testing
         #expect(weakCart == nil)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test func aModelTheHarnessWatchesAfterAMissedRearmIsFreed() {
         weak var weakCart: Cart?
         do {
@@ -39,6 +43,7 @@ import Testing
         #expect(weakCart == nil)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test func afterAMissedChangeTheHarnessNoLongerHoldsWhatApplyCaptured() {
         let harness = Harness()
         weak var weakCart: Cart?

@@ -55,27 +55,6 @@ extension ReplayTests {
             ]
             """, registries: #"{ "slot": { "kind": "delegate", "hold": "strong" } }"#)
 
-        /// Ends this process (the child of an exit test) if it is still running
-        /// after a minute: a deadlock is a failure, not a hang.
-        static func armWatchdog() { _ = alarm(60) }
-
-        @Test func removingByTokenTheLastReferenceFreesTheObserver() async {
-            await #expect(processExitsWith: .success) {
-                DeallocationUnderLock.armWatchdog()
-                let result = try Replay(DeallocationUnderLock.removalByToken.parse(), schedule: Schedule()).run()
-                #expect(result.objects(of: .dealloc) == ["observer"])
-            }
-        }
-
-        @Test func replacingAStronglyHeldDelegateFreesItAndRunsItsDeinit() async {
-            await #expect(processExitsWith: .success) {
-                DeallocationUnderLock.armWatchdog()
-                let result = try Replay(DeallocationUnderLock.delegateReplaced.parse(), schedule: Schedule()).run()
-                #expect(result.objects(of: .dealloc) == ["delegate"])
-                #expect(result.state["freed"] == "1")
-            }
-        }
-
         /// The near miss: the scenario still holds the observer, so the removal frees nothing.
         @Test func removingByTokenWhileTheScenarioHoldsTheObserverFreesNothing() throws {
             let result = try Replay(Self.removalWhileHeld.parse(), schedule: Schedule()).run()
@@ -83,40 +62,64 @@ extension ReplayTests {
             #expect(result.count(of: .remove) == 1)
         }
 
-        @Test func theWholeExplorationOfTheHangingScenarioFinishes() async {
-            await #expect(processExitsWith: .success) {
-                DeallocationUnderLock.armWatchdog()
-                let report = try DeallocationUnderLock.removalByToken.report()
-                #expect(!report.findings.contains { $0.rule == "registration-keeps-observer-alive" })
-            }
-        }
+        // Exit tests do not exist on iOS, tvOS, watchOS or visionOS.
+        #if os(macOS) || os(Linux) || os(Windows)
+            /// Ends this process (the child of an exit test) if it is still running
+            /// after a minute: a deadlock is a failure, not a hang.
+            static func armWatchdog() { _ = alarm(60) }
 
-        /// Live code: a strongly held delegate whose deinit posts, let go by
-        /// `set(nil)`.
-        @Test func aLiveDelegateSlotLetsGoOfItsDelegateOutsideTheLock() async {
-            await #expect(processExitsWith: .success) {
-                DeallocationUnderLock.armWatchdog()
-                let harness = Harness()
-                let center = harness.notificationCenter()
-                let owner = Owner()
-                let slot = harness.delegateSlot(of: owner, as: AnyObject.self, hold: .strong)
-                slot.set(PostsWhenFreed(center: center))
-                slot.set(nil)
-                #expect(harness.recording().events.contains { $0.kind == .post })
+            @Test func removingByTokenTheLastReferenceFreesTheObserver() async {
+                await #expect(processExitsWith: .success) {
+                    DeallocationUnderLock.armWatchdog()
+                    let result = try Replay(DeallocationUnderLock.removalByToken.parse(), schedule: Schedule()).run()
+                    #expect(result.objects(of: .dealloc) == ["observer"])
+                }
             }
-        }
 
-        /// Production code: the plain slot's own lock, with a delegate whose
-        /// deinit reads the slot.
-        @Test func aPlainDelegateSlotLetsGoOfItsDelegateOutsideItsLock() async {
-            await #expect(processExitsWith: .success) {
-                DeallocationUnderLock.armWatchdog()
-                let slot = DelegateSlot<AnyObject>(of: Owner(), hold: .strong)
-                slot.set(ReadsSlotWhenFreed(slot: slot))
-                slot.set(nil)
-                #expect(slot.delegate == nil)
+            @Test func replacingAStronglyHeldDelegateFreesItAndRunsItsDeinit() async {
+                await #expect(processExitsWith: .success) {
+                    DeallocationUnderLock.armWatchdog()
+                    let result = try Replay(DeallocationUnderLock.delegateReplaced.parse(), schedule: Schedule()).run()
+                    #expect(result.objects(of: .dealloc) == ["delegate"])
+                    #expect(result.state["freed"] == "1")
+                }
             }
-        }
+
+            @Test func theWholeExplorationOfTheHangingScenarioFinishes() async {
+                await #expect(processExitsWith: .success) {
+                    DeallocationUnderLock.armWatchdog()
+                    let report = try DeallocationUnderLock.removalByToken.report()
+                    #expect(!report.findings.contains { $0.rule == "registration-keeps-observer-alive" })
+                }
+            }
+
+            /// Live code: a strongly held delegate whose deinit posts, let go by
+            /// `set(nil)`.
+            @Test func aLiveDelegateSlotLetsGoOfItsDelegateOutsideTheLock() async {
+                await #expect(processExitsWith: .success) {
+                    DeallocationUnderLock.armWatchdog()
+                    let harness = Harness()
+                    let center = harness.notificationCenter()
+                    let owner = Owner()
+                    let slot = harness.delegateSlot(of: owner, as: AnyObject.self, hold: .strong)
+                    slot.set(PostsWhenFreed(center: center))
+                    slot.set(nil)
+                    #expect(harness.recording().events.contains { $0.kind == .post })
+                }
+            }
+
+            /// Production code: the plain slot's own lock, with a delegate whose
+            /// deinit reads the slot.
+            @Test func aPlainDelegateSlotLetsGoOfItsDelegateOutsideItsLock() async {
+                await #expect(processExitsWith: .success) {
+                    DeallocationUnderLock.armWatchdog()
+                    let slot = DelegateSlot<AnyObject>(of: Owner(), hold: .strong)
+                    slot.set(ReadsSlotWhenFreed(slot: slot))
+                    slot.set(nil)
+                    #expect(slot.delegate == nil)
+                }
+            }
+        #endif
 
         final class Owner {}
 

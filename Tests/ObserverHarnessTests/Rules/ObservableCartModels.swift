@@ -3,11 +3,13 @@
 import Observation
 import ObserverHarnessInterface
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @Observable final class ObservableCart: @unchecked Sendable {
     var count = 0
 }
 
 /// Shows the cart's count; `rearms` says whether it observes again from onChange.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 final class ObservingCartBadge: @unchecked Sendable {
     let cart: ObservableCart
     let rearms: Bool

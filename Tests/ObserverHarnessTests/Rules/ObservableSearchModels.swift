@@ -2,6 +2,7 @@
 import Observation
 import ObserverHarnessInterface
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @Observable final class SearchQuery: @unchecked Sendable {
     var text = ""
     var suggestions: [String] = []
@@ -9,6 +10,7 @@ import ObserverHarnessInterface
 
 /// Observes the query once (no re-arm); its onChange either tidies the query
 /// itself (writes what it tracks) or fills the suggestions (another property).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 final class SearchFieldObserver: @unchecked Sendable {
     let query: SearchQuery
     let writesWhatItTracks: Bool

@@ -7,9 +7,12 @@ extension Rules {
     @Suite struct ObservationNotRearmed {
         static let rule = "observation-not-rearmed"
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         typealias Cart = ObservableCart
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         typealias Badge = ObservingCartBadge
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func firesWhenOnChangeDoesNotObserveAgainAndTheValueChangesTwice() throws {
             let harness = Harness()
             let cart = Cart()
@@ -25,6 +28,7 @@ extension Rules {
             #expect(finding.message.contains("fired its onChange once"), "\(finding.message)")
         }
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func isQuietForAnObserverThatObservesAgainFromOnChange() {
             let harness = Harness()
             let cart = Cart()
@@ -37,6 +41,7 @@ extension Rules {
             harness.analyze().expectNone(of: Self.rule)
         }
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func onChangeReadsTheOldValueAsTheFrameworkDoes() {
             let harness = Harness()
             let cart = Cart()
@@ -47,6 +52,7 @@ extension Rules {
             #expect(badge.shown == 0)
         }
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test @MainActor func onChangeRunOnAnotherThreadIsDeliveryOffIsolation() async throws {
             let harness = Harness()
             let cart = Cart()
@@ -58,6 +64,7 @@ extension Rules {
             #expect(finding.message.contains("onChange"), "\(finding.message)")
         }
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func withoutAHarnessItIsTheFrameworksOwn() {
             let cart = Cart()
             let badge = Badge(cart: cart, rearms: false)
@@ -71,6 +78,7 @@ extension Rules {
 
         static let registries = #"{ "model": { "kind": "observable" } }"#
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func firesForAScenarioObserverThatDoesNotObserveAgain() throws {
             let report = try InlineScenario(
                 """
@@ -90,6 +98,7 @@ extension Rules {
             #expect(finding.objects == ["badge"])
         }
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func aHandlerThatSetsWhatItTracksAndObservesAgainIsACycle() throws {
             let report = try InlineScenario(
                 """

@@ -7,8 +7,10 @@ extension Rules {
     /// writes what it tracks, without observing again.
     @Suite struct ObservationSelfWrite {
         static let rule = "mutation-during-notify"
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         typealias Field = SearchFieldObserver
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func firesWhenOnChangeWritesWhatItTracksAndTheWriteIsLost() throws {
             let harness = Harness()
             let query = SearchQuery()
@@ -26,6 +28,7 @@ extension Rules {
             report.expectNone(of: "notification-cycle")
         }
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func isQuietWhenOnChangeWritesAnotherProperty() {
             let harness = Harness()
             let query = SearchQuery()
@@ -36,6 +39,7 @@ extension Rules {
             harness.analyze().expectNone(of: Self.rule)
         }
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func aChangeAfterTheSelfWriteIsStillAMissedChange() throws {
             let harness = Harness()
             let query = SearchQuery()
@@ -52,6 +56,7 @@ extension Rules {
 
         static let registries = #"{ "model": { "kind": "observable" } }"#
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func firesForAScenarioHandlerThatSetsWhatItTracks() throws {
             let report = try InlineScenario(
                 """
@@ -73,6 +78,7 @@ extension Rules {
             report.expectNone(of: "observation-not-rearmed")
         }
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func isQuietForAScenarioHandlerThatSetsAnotherProperty() throws {
             let report = try InlineScenario(
                 """

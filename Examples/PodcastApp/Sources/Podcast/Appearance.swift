@@ -33,7 +33,7 @@ public final class EpisodeScreen {
 
     public init(center: any NotificationCenterProtocol = Observers.center) {
         themeUpdates = Task {
-            let changes = center.notifications(  // bug: async-observer-outlives-owner
+            let changes = center.postedNotifications(  // bug: async-observer-outlives-owner
                 named: .themeDidChange, owner: self)
             for await _ in changes {
                 self.themeChanges += 1
@@ -51,7 +51,7 @@ public final class ShowScreen {
 
     public init(center: any NotificationCenterProtocol = Observers.center) {
         themeUpdates = Task { [weak self] in
-            for await _ in center.notifications(named: .themeDidChange, owner: self) {
+            for await _ in center.postedNotifications(named: .themeDidChange, owner: self) {
                 self?.themeChanges += 1
             }
         }

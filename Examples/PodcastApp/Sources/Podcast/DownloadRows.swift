@@ -46,8 +46,9 @@ public final class EpisodeDownloadButton {
     public private(set) var isDownloaded = false
     private var finishes: Subscription?
 
-    /// Filters by the episode's id: a string is boxed anew for every call, and
-    /// Foundation compares `object:` by identity, so this matches nothing.
+    /// Filters by the episode's id: Foundation boxes a string given as
+    /// `object:` and compares the box's identity, so on Linux this matches
+    /// nothing, and on Darwin only a short id that happens to share its box.
     public init(episode: Episode, center: any NotificationCenterProtocol = Observers.center) {
         let token = center.addObserver(  // bug: value-object-filter
             forName: .downloadDidFinish, object: episode.id, queue: nil

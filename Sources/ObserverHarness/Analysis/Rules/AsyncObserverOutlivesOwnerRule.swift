@@ -6,7 +6,7 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
         id: "async-observer-outlives-owner", severity: .error, category: .lifetime,
         summary: "An async observation loop keeps running, or keeps its owner alive, after the app released the owner.",
         explanation: """
-            A `Task { for await … in center.notifications(named:) }` (or over `messages(of:for:)`, or over \
+            A `Task { for await … in center.postedNotifications(named:) }` (or over `messages(of:for:)`, or over \
             `Observations`, whose closure often captures self as well) ends only when \
             its task is cancelled or the loop breaks. Nothing ends it when the screen that started it closes: a \
             loop that captures self strongly keeps the screen alive until the next value arrives, or forever; \

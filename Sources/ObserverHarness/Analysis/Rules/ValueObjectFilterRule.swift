@@ -1,16 +1,19 @@
 /// A value (a string, a number, a struct, an enum) given as a notification's
 /// `object:`. Foundation boxes it and compares the box's identity, so the
-/// filter matches only when two boxes happen to be one object.
+/// filter matches only when two boxes happen to be one object, which differs
+/// between Linux and Darwin.
 struct ValueObjectFilterRule: Rule {
     let descriptor = RuleDescriptor(
         id: "value-object-filter", severity: .warning, category: .registration,
         summary: "A value (struct, enum, string, number) was given as a notification's object:.",
         explanation: """
             NotificationCenter filters by the sender's identity. A value has none, so Foundation boxes it and \
-            compares the box: a registration filtered on "cart-1" never receives a post of "cart-1", a removal \
-            naming it removes nothing, and a filter matches only by accident (a small number the runtime caches, \
-            or a new box that reuses a freed box's address). The code reads as a filter but behaves as none, or \
-            as a random one.
+            compares the box, and which equal values share a box is the platform's accident. On Linux a \
+            registration filtered on "cart-1" never receives a post of "cart-1" and a removal naming it removes \
+            nothing; small integers and booleans share cached boxes and do match. On Darwin a short ASCII string \
+            bridges to a shared tagged-pointer NSString and matches too, while a longer string or a struct never \
+            does. Anywhere, a new box can reuse a freed box's address. The code reads as a filter but behaves as \
+            one on some values and platforms, and as none on others.
             """,
         fix: "Filter on an object (the sender instance itself), or post the value in userInfo and check it "
             + "inside the handler.",
@@ -92,7 +95,8 @@ struct ValueObjectFilterRule: Rule {
             finding(
                 "The \(use.rawValue) at \(siteText(trace, site)) in \(registryName) gives the value "
                     + "\(trace.describe(sender)) as object:. Foundation boxes a value and compares the box's identity, "
-                    + "so \(consequence): it matches only by accident.",
+                    + "so \(consequence): whether equal values share a box depends on the platform (on Linux small "
+                    + "integers and booleans do; on Darwin short strings too), so it matches only by accident.",
                 registry: registryName, channel: channel(of: sequence, trace), objects: [trace.name(sender)],
                 step: trace.step(of: sequence), site: trace.site(site), location: trace.location(site),
                 events: [sequence]))

@@ -15,7 +15,7 @@ extension ScenarioParser {
             guard typed else {
                 throw error(
                     "\"bufferSize\" belongs to typed loops (messages(of:for:bufferSize:)); "
-                        + "notifications(named:) buffers without limit", at: object.keyOffset("bufferSize"))
+                        + "postedNotifications(named:) buffers without limit", at: object.keyOffset("bufferSize"))
             }
             guard bufferSize >= 1 else {
                 throw error("\"bufferSize\" must be at least 1", at: object.keyOffset("bufferSize"))
