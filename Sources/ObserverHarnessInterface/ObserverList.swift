@@ -26,10 +26,17 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     struct Entry {
         @usableFromInline var observer: HeldObserver<Observer>
         @usableFromInline var channel: String
+        /// Removed, or found dead: skipped until the next compaction drops it.
+        @usableFromInline var isRemoved = false
+        /// The position of the previous entry with the same identity, or -1:
+        /// the chain `positions` starts, so removal and the duplicate check
+        /// visit only this observer's entries.
+        @usableFromInline var previousWithSameIdentity: Int
 
-        @inlinable init(observer: HeldObserver<Observer>, channel: String) {
+        @inlinable init(observer: HeldObserver<Observer>, channel: String, previousWithSameIdentity: Int) {
             self.observer = observer
             self.channel = channel
+            self.previousWithSameIdentity = previousWithSameIdentity
         }
     }
 
@@ -38,7 +45,15 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     private let backend: (any ObserverListBackend)?
     @usableFromInline let isInstrumented: Bool
     @usableFromInline let lock = NSLock()
-    @usableFromInline var entries: [Entry] = []  // guarded by `lock`
+    // All guarded by `lock`.
+    @usableFromInline var entries: [Entry] = []
+    /// Each identity's last entry, heading its chain through `entries`.
+    @usableFromInline var positions: [ObjectIdentifier: Int] = [:]
+    /// Entries not yet removed (some may have died since).
+    @usableFromInline var activeEntries = 0
+    /// `entries.count` at which removed and dead entries are dropped: twice
+    /// the active entries at the last compaction, so each add pays O(1) for it.
+    @usableFromInline var compactionThreshold = 16
 
     /// A list; `name` is how reports name it when it is instrumented.
     public init(
@@ -78,15 +93,15 @@ public final class ObserverList<Observer>: @unchecked Sendable {
                     fileID: fileID, filePath: filePath, line: line, column: column,
                     isolation: isolation))
         }
-        let entry = Entry(observer: HeldObserver(observer, object: object, hold: hold ?? self.hold), channel: channel)
+        let held = HeldObserver(observer, object: object, hold: hold ?? self.hold)
         lock.locked {
-            entries.removeAll { !$0.observer.isAlive }
-            if dedupe,
-                entries.contains(where: { $0.channel == channel && $0.observer.identity == entry.observer.identity })
-            {
-                return
-            }
-            entries.append(entry)
+            if entries.count >= compactionThreshold { compact() }
+            let identity = held.identity
+            let last = positions[identity] ?? -1
+            if dedupe, hasLiveEntry(identity: identity, channel: channel, from: last) { return }
+            positions[identity] = entries.count
+            entries.append(Entry(observer: held, channel: channel, previousWithSameIdentity: last))
+            activeEntries += 1
         }
     }
 
@@ -104,11 +119,18 @@ public final class ObserverList<Observer>: @unchecked Sendable {
                 location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
         let identity = ObjectIdentifier(object)
+        // Strongly held observers are let go after unlocking: a deinit may use the list.
+        var released: [Observer] = []
         lock.locked {
-            entries.removeAll {
-                !$0.observer.isAlive || ($0.observer.identity == identity && (channel == nil || $0.channel == channel))
+            var position = positions[identity] ?? -1
+            while position >= 0 {
+                if !entries[position].isRemoved, channel == nil || entries[position].channel == channel {
+                    if let strong = markRemoved(at: position) { released.append(strong) }
+                }
+                position = entries[position].previousWithSameIdentity
             }
         }
+        withExtendedLifetime(released) {}
     }
 
     /// Calls `body` on every live observer of `channel`, in the order they were added.
@@ -124,10 +146,12 @@ public final class ObserverList<Observer>: @unchecked Sendable {
                 location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
                 body)
         }
+        // Who is called is fixed when the post starts: an observer removed by
+        // a handler meanwhile is still called, one added is not.
         let snapshot = lock.locked { entries }
         // Read each entry in place: copying one would copy its weak reference.
         snapshot.withUnsafeBufferPointer { entries in
-            for index in entries.indices where entries[index].channel == channel {
+            for index in entries.indices where !entries[index].isRemoved && entries[index].channel == channel {
                 entries[index].observer.pin()?.call(body)
             }
         }
@@ -136,7 +160,59 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     /// How many registrations are active (live observers, on any channel).
     public var count: Int {
         if let backend { return backend.count }
-        return lock.locked { entries.reduce(0) { $0 + ($1.observer.isAlive ? 1 : 0) } }
+        return lock.locked {
+            entries.reduce(0) { $0 + (!$1.isRemoved && $1.observer.isAlive ? 1 : 0) }
+        }
+    }
+
+    // MARK: The plain list's bookkeeping (lock held)
+
+    /// Whether `identity` has a live entry on `channel`, walking its chain
+    /// from `position`. A dead entry found on the way is marked removed: its
+    /// identity may now be another object's, which is then no duplicate.
+    @inlinable
+    func hasLiveEntry(identity: ObjectIdentifier, channel: String, from position: Int) -> Bool {
+        var position = position
+        while position >= 0 {
+            if !entries[position].isRemoved {
+                if !entries[position].observer.isAlive {
+                    _ = markRemoved(at: position)
+                } else if entries[position].channel == channel {
+                    return true
+                }
+            }
+            position = entries[position].previousWithSameIdentity
+        }
+        return false
+    }
+
+    /// Returns a strongly held observer, which the list no longer keeps.
+    @inlinable
+    func markRemoved(at position: Int) -> Observer? {
+        entries[position].isRemoved = true
+        activeEntries -= 1
+        defer { entries[position].observer.strong = nil }
+        return entries[position].observer.strong
+    }
+
+    /// Drops removed and dead entries and rebuilds the identity chains.
+    @inlinable
+    func compact() {
+        var kept: [Entry] = []
+        kept.reserveCapacity(activeEntries)
+        positions.removeAll(keepingCapacity: true)
+        entries.withUnsafeBufferPointer { old in
+            for index in old.indices where !old[index].isRemoved && old[index].observer.isAlive {
+                let identity = old[index].observer.identity
+                var entry = old[index]
+                entry.previousWithSameIdentity = positions[identity] ?? -1
+                positions[identity] = kept.count
+                kept.append(entry)
+            }
+        }
+        entries = kept
+        activeEntries = kept.count
+        compactionThreshold = max(16, 2 * kept.count)
     }
 
     @usableFromInline
