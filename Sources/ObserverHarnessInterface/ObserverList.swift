@@ -20,7 +20,11 @@ import Foundation
 /// `hold` says how it keeps observers (``Hold``); `dedupe` makes a second
 /// identical `add` a no-op, as some hand-written lists do. `channel`s split one
 /// list into named streams. Observers are called on the notifying thread, after
-/// the list's lock is released, so an observer may add or remove during `notify`.
+/// the list's lock is released, so an observer may add or remove during `notify`:
+/// each `notify` calls the observers registered when it started (one removed
+/// meanwhile is still called, if alive; one added is not), here and under the
+/// harness alike. `add`, `remove` and the duplicate check cost O(1) amortised;
+/// observers that died in a weak list are dropped lazily.
 public final class ObserverList<Observer>: @unchecked Sendable {
     @usableFromInline
     struct Entry {

@@ -264,7 +264,7 @@ enum Differential {
             let makesActor = topLevel && !hasActor && random.next(below: 3) == 0
             // The actor must be reached the same way in both centers.
             if makesActor, object.boxesAnew { object = .none }
-            var registration = Registration(
+            let registration = Registration(
                 index: index, name: name, object: object,
                 queue: makesActor && queue == .unretained ? .none : queue)
             sequence.registrations[registration.index] = registration
