@@ -26,31 +26,13 @@ import Foundation
 /// harness alike. `add`, `remove` and the duplicate check cost O(1) amortised;
 /// observers that died in a weak list are dropped lazily.
 public final class ObserverList<Observer>: @unchecked Sendable {
-    @usableFromInline
-    struct Entry {
-        @usableFromInline var observer: HeldObserver<Observer>
-        @usableFromInline var channel: String
-        /// Removed, or found dead: skipped until the next compaction drops it.
-        @usableFromInline var isRemoved = false
-        /// The position of the previous entry with the same identity, or -1:
-        /// the chain `positions` starts, so removal and the duplicate check
-        /// visit only this observer's entries.
-        @usableFromInline var previousWithSameIdentity: Int
-
-        @inlinable init(observer: HeldObserver<Observer>, channel: String, previousWithSameIdentity: Int) {
-            self.observer = observer
-            self.channel = channel
-            self.previousWithSameIdentity = previousWithSameIdentity
-        }
-    }
-
     @usableFromInline let hold: Hold
     @usableFromInline let dedupe: Bool
     private let backend: (any ObserverListBackend)?
     @usableFromInline let isInstrumented: Bool
     @usableFromInline let lock = NSLock()
     // All guarded by `lock`.
-    @usableFromInline var entries: [Entry] = []
+    @usableFromInline var entries: [ObserverListEntry] = []
     /// Each identity's last entry, heading its chain through `entries`.
     @usableFromInline var positions: [ObjectIdentifier: Int] = [:]
     /// Entries not yet removed (some may have died since).
@@ -58,6 +40,10 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     /// `entries.count` at which removed and dead entries are dropped: twice
     /// the active entries at the last compaction, so each add pays O(1) for it.
     @usableFromInline var compactionThreshold = 16
+    /// Whether `Observer` is a class-bound existential (`any P` where
+    /// `P: AnyObject`), whose first word is the object: learnt from the first
+    /// observer given, so later ones skip the runtime's casts. Guarded by `lock`.
+    @usableFromInline var observerIsClassExistential: Bool?
 
     /// A list; `name` is how reports name it when it is instrumented.
     public init(
@@ -89,7 +75,7 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation
     ) {
-        let object = classInstance(observer, for: "ObserverList")
+        let object = object(of: observer)
         if isInstrumented {
             return instrumentedAdd(
                 object, channel: channel, hold: hold ?? self.hold,
@@ -97,16 +83,19 @@ public final class ObserverList<Observer>: @unchecked Sendable {
                     fileID: fileID, filePath: filePath, line: line, column: column,
                     isolation: isolation))
         }
-        let held = HeldObserver(observer, object: object, hold: hold ?? self.hold)
-        lock.locked {
-            if entries.count >= compactionThreshold { compact() }
-            let identity = held.identity
-            let last = positions[identity] ?? -1
-            if dedupe, hasLiveEntry(identity: identity, channel: channel, from: last) { return }
-            positions[identity] = entries.count
-            entries.append(Entry(observer: held, channel: channel, previousWithSameIdentity: last))
-            activeEntries += 1
-        }
+        // No closures and no copies of entries on this path: a debug build
+        // (what `swift test` runs) pays for each.
+        let identity = ObjectIdentifier(object)
+        lock.lock()
+        defer { lock.unlock() }
+        if entries.count >= compactionThreshold { compact() }
+        let last = positions[identity] ?? -1
+        if dedupe, last >= 0, hasLiveEntry(channel: channel, from: last) { return }
+        positions[identity] = entries.count
+        entries.append(
+            ObserverListEntry(
+                observer, object: object, hold: hold ?? self.hold, channel: channel, previousWithSameIdentity: last))
+        activeEntries += 1
     }
 
     /// Removes `observer` from `channel`, or from every channel when `nil`.
@@ -116,7 +105,7 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        let object = classInstance(observer, for: "ObserverList")
+        let object = object(of: observer)
         if isInstrumented {
             return instrumentedRemove(
                 object, channel: channel,
@@ -124,16 +113,23 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         }
         let identity = ObjectIdentifier(object)
         // Strongly held observers are let go after unlocking: a deinit may use the list.
-        var released: [Observer] = []
-        lock.locked {
-            var position = positions[identity] ?? -1
-            while position >= 0 {
-                if !entries[position].isRemoved, channel == nil || entries[position].channel == channel {
-                    if let strong = markRemoved(at: position) { released.append(strong) }
+        var released: [AnyObject] = []
+        lock.lock()
+        if let last = positions[identity] {
+            entries.withUnsafeMutableBufferPointer { entries in
+                var position = last
+                while position >= 0 {
+                    if !entries[position].isRemoved, channel == nil || entries[position].channel == channel {
+                        entries[position].isRemoved = true
+                        if let strong = entries[position].strongObject { released.append(strong) }
+                        entries[position].strongObject = nil
+                        activeEntries -= 1
+                    }
+                    position = entries[position].previousWithSameIdentity
                 }
-                position = entries[position].previousWithSameIdentity
             }
         }
+        lock.unlock()
         withExtendedLifetime(released) {}
     }
 
@@ -156,7 +152,17 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         // Read each entry in place: copying one would copy its weak reference.
         snapshot.withUnsafeBufferPointer { entries in
             for index in entries.indices where !entries[index].isRemoved && entries[index].channel == channel {
-                entries[index].observer.pin()?.call(body)
+                // Kept alive for the call: a weak entry's observer may otherwise go during it.
+                guard let object = entries[index].strongObject ?? entries[index].weakObject else { continue }
+                if ObserverListEntry.fitsInline(Observer.self) {
+                    // The observer lent from its bits, which `object` keeps valid.
+                    withUnsafeBytes(of: entries[index].bits) {
+                        body($0.baseAddress!.assumingMemoryBound(to: Observer.self).pointee)
+                    }
+                } else if let observer = object as? Observer {
+                    body(observer)
+                }
+                withExtendedLifetime(object) {}
             }
         }
     }
@@ -165,49 +171,65 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     public var count: Int {
         if let backend { return backend.count }
         return lock.locked {
-            entries.reduce(0) { $0 + (!$1.isRemoved && $1.observer.isAlive ? 1 : 0) }
+            entries.reduce(0) { $0 + (!$1.isRemoved && $1.isAlive ? 1 : 0) }
         }
+    }
+
+    /// `observer` as the class instance it is (see ``classInstance(_:for:)``).
+    @inlinable
+    func object(of observer: Observer) -> AnyObject {
+        lock.lock()
+        let isClassExistential = observerIsClassExistential
+        lock.unlock()
+        if isClassExistential == true {
+            return withUnsafeBytes(of: observer) { $0.load(as: AnyObject.self) }
+        }
+        let object = classInstance(observer, for: "ObserverList")
+        if isClassExistential == nil {
+            // Opaque existentials take at least 32 bytes; a class-bound one is
+            // the reference and up to two witness tables.
+            let learnt =
+                MemoryLayout<Observer>.size <= 24 && MemoryLayout<Observer>.size > 8
+                && type(of: observer as Any) != Observer.self
+                && withUnsafeBytes(of: observer) { $0.load(as: UnsafeRawPointer.self) }
+                    == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            lock.lock()
+            observerIsClassExistential = learnt
+            lock.unlock()
+        }
+        return object
     }
 
     // MARK: The plain list's bookkeeping (lock held)
 
-    /// Whether `identity` has a live entry on `channel`, walking its chain
-    /// from `position`. A dead entry found on the way is marked removed: its
-    /// identity may now be another object's, which is then no duplicate.
+    /// Whether a live entry on `channel` is in the identity chain from
+    /// `position`. A dead one is not: its identity may now be another
+    /// object's, which is then no duplicate.
     @inlinable
-    func hasLiveEntry(identity: ObjectIdentifier, channel: String, from position: Int) -> Bool {
-        var position = position
-        while position >= 0 {
-            if !entries[position].isRemoved {
-                if !entries[position].observer.isAlive {
-                    _ = markRemoved(at: position)
-                } else if entries[position].channel == channel {
+    func hasLiveEntry(channel: String, from position: Int) -> Bool {
+        entries.withUnsafeBufferPointer { entries in
+            var position = position
+            while position >= 0 {
+                if !entries[position].isRemoved, entries[position].channel == channel,
+                    entries[position].isAlive
+                {
                     return true
                 }
+                position = entries[position].previousWithSameIdentity
             }
-            position = entries[position].previousWithSameIdentity
+            return false
         }
-        return false
-    }
-
-    /// Returns a strongly held observer, which the list no longer keeps.
-    @inlinable
-    func markRemoved(at position: Int) -> Observer? {
-        entries[position].isRemoved = true
-        activeEntries -= 1
-        defer { entries[position].observer.strong = nil }
-        return entries[position].observer.strong
     }
 
     /// Drops removed and dead entries and rebuilds the identity chains.
     @inlinable
     func compact() {
-        var kept: [Entry] = []
+        var kept: [ObserverListEntry] = []
         kept.reserveCapacity(activeEntries)
         positions.removeAll(keepingCapacity: true)
         entries.withUnsafeBufferPointer { old in
-            for index in old.indices where !old[index].isRemoved && old[index].observer.isAlive {
-                let identity = old[index].observer.identity
+            for index in old.indices where !old[index].isRemoved && old[index].isAlive {
+                let identity = old[index].identity
                 var entry = old[index]
                 entry.previousWithSameIdentity = positions[identity] ?? -1
                 positions[identity] = kept.count
@@ -234,4 +256,51 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         // The backend hands back only objects added through `add`, which took an `Observer`.
         backend?.notify(channel: channel, location: location) { body($0 as! Observer) }
     }
+}
+
+/// One registration in a plain ``ObserverList``. Not generic, so a debug
+/// build (what `swift test` runs) does not look up its type's metadata on
+/// every access: the observer is kept as an object (strongly or weakly) plus
+/// an unretained copy of its own bits, which a call reads back while the
+/// object is held (see ``HeldObserver``, which does the same per type).
+@usableFromInline
+struct ObserverListEntry {
+    @usableFromInline typealias Bits = (UInt, UInt, UInt, UInt)
+    @usableFromInline var strongObject: AnyObject?
+    @usableFromInline weak var weakObject: AnyObject?
+    @usableFromInline var bits: Bits = (0, 0, 0, 0)
+    @usableFromInline let identity: ObjectIdentifier
+    @usableFromInline var channel: String
+    /// Removed, or found dead: skipped until the next compaction drops it.
+    @usableFromInline var isRemoved = false
+    /// The position of the previous entry with the same identity, or -1:
+    /// the chain the list's `positions` starts, so removal and the duplicate
+    /// check visit only this observer's entries.
+    @usableFromInline var previousWithSameIdentity: Int
+
+    /// Whether an `Observer`'s bits fit beside the object; an observer that
+    /// does not (an existential of a protocol that is not class-bound) is
+    /// cast back from the object on each call.
+    @inlinable static func fitsInline<Observer>(_ type: Observer.Type) -> Bool {
+        MemoryLayout<Observer>.size <= MemoryLayout<Bits>.size
+            && MemoryLayout<Observer>.alignment <= MemoryLayout<Bits>.alignment
+    }
+
+    /// `object` is `observer` as a class instance (see ``classInstance(_:for:)``).
+    @inlinable init<Observer>(
+        _ observer: Observer, object: AnyObject, hold: Hold, channel: String, previousWithSameIdentity: Int
+    ) {
+        identity = ObjectIdentifier(object)
+        self.channel = channel
+        self.previousWithSameIdentity = previousWithSameIdentity
+        if hold == .strong { strongObject = object } else { weakObject = object }
+        if Self.fitsInline(Observer.self) {
+            // A bitwise copy takes no reference: the object keeps it valid.
+            withUnsafeMutableBytes(of: &bits) { target in
+                withUnsafeBytes(of: observer) { target.copyMemory(from: $0) }
+            }
+        }
+    }
+
+    @inlinable var isAlive: Bool { strongObject != nil || weakObject != nil }
 }

@@ -126,6 +126,20 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
 
     // MARK: The list (lock held)
 
+    /// An active registration of `observerID` for the same channel and sender.
+    private func activeDuplicateLocked(
+        _ observerID: UInt32, _ channelID: UInt32, _ anyChannel: Bool, _ senderID: UInt32
+    ) -> Registration<Handler>? {
+        guard let registrations = byObserver[observerID] else { return nil }
+        for registration in registrations
+        where registration.channel == channelID && registration.anyChannel == anyChannel
+            && registration.senderID == senderID
+        {
+            return registration
+        }
+        return nil
+    }
+
     private func appendLocked(_ registration: Registration<Handler>) {
         if registrations.count >= compactionThreshold { compactLocked() }
         registration.position = registrations.count
@@ -184,17 +198,16 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         recorder.withLock {
             recorder.noticeDeallocationsLocked()
             let context = ThreadContext.current
-            let channelID = channel.map { recorder.internLocked($0) } ?? 0
+            let channelID = channel.map { internChannelLocked($0) } ?? 0
             let siteID = recorder.siteIDLocked(site)
-            var flags = EventFlags(hold: hold).union(extraFlags).union(isolation.flags)
-            if tokenForm { flags.insert(.tokenForm) }
-            if channel == nil { flags.insert(.anyChannel) }
-            if dedupe,
-                let existing = byObserver[observerID]?.first(where: {
-                    $0.channel == channelID && $0.anyChannel == (channel == nil) && $0.senderID == senderID
-                })
-            {
-                flags.insert(.ignoredDuplicate)
+            // Raw bits: a debug build (what `swift test` runs) pays for each
+            // generic `OptionSet` call on this per-add path.
+            var bits = EventFlags(hold: hold).rawValue | extraFlags.rawValue | isolation.flags.rawValue
+            if tokenForm { bits |= EventFlags.tokenForm.rawValue }
+            if channel == nil { bits |= EventFlags.anyChannel.rawValue }
+            var flags = EventFlags(rawValue: bits)
+            if dedupe, let existing = activeDuplicateLocked(observerID, channelID, channel == nil, senderID) {
+                flags = EventFlags(rawValue: bits | EventFlags.ignoredDuplicate.rawValue)
                 _ = recorder.appendLocked(
                     Event(
                         kind: .add, flags: flags, site: siteID, registry: registryID,
