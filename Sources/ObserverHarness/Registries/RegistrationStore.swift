@@ -61,7 +61,7 @@ final class Registration<Handler>: @unchecked Sendable {
     /// hot path) this is one comparison.
     @inline(__always)
     func deliveryFlags(_ context: ThreadContext) -> EventFlags {
-        guard isolation != .nonisolated else { return [] }
+        guard isolation != .nonisolated else { return .none }
         return isolatedDeliveryFlags(context)
     }
 
@@ -131,11 +131,15 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         _ observerID: UInt32, _ channelID: UInt32, _ anyChannel: Bool, _ senderID: UInt32
     ) -> Registration<Handler>? {
         guard let registrations = byObserver[observerID] else { return nil }
-        for registration in registrations
-        where registration.channel == channelID && registration.anyChannel == anyChannel
-            && registration.senderID == senderID
-        {
-            return registration
+        var index = 0
+        while index < registrations.count {
+            let registration = registrations[index]
+            if registration.channel == channelID, registration.anyChannel == anyChannel,
+                registration.senderID == senderID
+            {
+                return registration
+            }
+            index += 1
         }
         return nil
     }
@@ -193,7 +197,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     func add(
         observer: AnyObject?, observerID: UInt32, hold: Hold, channel: String?, senderID: UInt32,
         tokenForm: Bool, dedupe: Bool, site: SiteReference, isolation: RegistrationIsolation = .nonisolated,
-        deliveryPlace: ExecutionPlace? = nil, handler: Handler, extraFlags: EventFlags = []
+        deliveryPlace: ExecutionPlace? = nil, handler: Handler, extraFlags: EventFlags = .none
     ) -> AddResult {
         recorder.withLock {
             recorder.noticeDeallocationsLocked()
@@ -511,7 +515,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                 if registration.hold == .weak { registration.pruned = true }
             }
             let kind: EventKind = dead ? (registration.hold == .weak ? .deliverSkipped : .deliverToDead) : .deliver
-            let flags = dead ? [] : registration.deliveryFlags(context)
+            let flags = dead ? EventFlags.none : registration.deliveryFlags(context)
             deliverySequence = recorder.appendDeliveryLocked(
                 Event(
                     kind: kind, flags: flags, registry: registryID, channel: channel, object: registration.observerID,
