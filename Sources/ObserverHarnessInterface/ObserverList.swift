@@ -75,19 +75,19 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation
     ) {
-        let object = object(of: observer)
         if isInstrumented {
             return instrumentedAdd(
-                object, channel: channel, hold: hold ?? self.hold,
+                object(of: observer), channel: channel, hold: hold ?? self.hold,
                 location: CodeLocation(
                     fileID: fileID, filePath: filePath, line: line, column: column,
                     isolation: isolation))
         }
         // No closures and no copies of entries on this path: a debug build
         // (what `swift test` runs) pays for each.
-        let identity = ObjectIdentifier(object)
         lock.lock()
         defer { lock.unlock() }
+        let object = objectLocked(of: observer)
+        let identity = ObjectIdentifier(object)
         if entries.count >= compactionThreshold { compact() }
         let last = positions[identity] ?? -1
         if dedupe, last >= 0, hasLiveEntry(channel: channel, from: last) { return }
@@ -105,16 +105,15 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        let object = object(of: observer)
         if isInstrumented {
             return instrumentedRemove(
-                object, channel: channel,
+                object(of: observer), channel: channel,
                 location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
-        let identity = ObjectIdentifier(object)
         // Strongly held observers are let go after unlocking: a deinit may use the list.
         var released: [AnyObject] = []
         lock.lock()
+        let identity = ObjectIdentifier(objectLocked(of: observer))
         if let last = positions[identity] {
             entries.withUnsafeMutableBufferPointer { entries in
                 var position = last
@@ -179,8 +178,14 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     @inlinable
     func object(of observer: Observer) -> AnyObject {
         lock.lock()
+        defer { lock.unlock() }
+        return objectLocked(of: observer)
+    }
+
+    /// ``object(of:)`` with the lock held.
+    @inlinable
+    func objectLocked(of observer: Observer) -> AnyObject {
         let isClassExistential = observerIsClassExistential
-        lock.unlock()
         if isClassExistential == true {
             return withUnsafeBytes(of: observer) { $0.load(as: AnyObject.self) }
         }
@@ -193,9 +198,7 @@ public final class ObserverList<Observer>: @unchecked Sendable {
                 && type(of: observer as Any) != Observer.self
                 && withUnsafeBytes(of: observer) { $0.load(as: UnsafeRawPointer.self) }
                     == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-            lock.lock()
             observerIsClassExistential = learnt
-            lock.unlock()
         }
         return object
     }
