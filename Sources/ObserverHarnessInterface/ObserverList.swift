@@ -20,25 +20,30 @@ import Foundation
 /// `hold` says how it keeps observers (``Hold``); `dedupe` makes a second
 /// identical `add` a no-op, as some hand-written lists do. `channel`s split one
 /// list into named streams. Observers are called on the notifying thread, after
-/// the list's lock is released, so an observer may add or remove during `notify`.
+/// the list's lock is released, so an observer may add or remove during `notify`:
+/// each `notify` calls the observers registered when it started (one removed
+/// meanwhile is still called, if alive; one added is not), here and under the
+/// harness alike. `add`, `remove` and the duplicate check cost O(1) amortised;
+/// observers that died in a weak list are dropped lazily.
 public final class ObserverList<Observer>: @unchecked Sendable {
-    @usableFromInline
-    struct Entry {
-        @usableFromInline var observer: HeldObserver<Observer>
-        @usableFromInline var channel: String
-
-        @inlinable init(observer: HeldObserver<Observer>, channel: String) {
-            self.observer = observer
-            self.channel = channel
-        }
-    }
-
     @usableFromInline let hold: Hold
     @usableFromInline let dedupe: Bool
     private let backend: (any ObserverListBackend)?
     @usableFromInline let isInstrumented: Bool
     @usableFromInline let lock = NSLock()
-    @usableFromInline var entries: [Entry] = []  // guarded by `lock`
+    // All guarded by `lock`.
+    @usableFromInline var entries: [ObserverListEntry] = []
+    /// Each identity's last entry, heading its chain through `entries`.
+    @usableFromInline var positions: [ObjectIdentifier: Int] = [:]
+    /// Entries not yet removed (some may have died since).
+    @usableFromInline var activeEntries = 0
+    /// `entries.count` at which removed and dead entries are dropped: twice
+    /// the active entries at the last compaction, so each add pays O(1) for it.
+    @usableFromInline var compactionThreshold = 16
+    /// Whether `Observer` is a class-bound existential (`any P` where
+    /// `P: AnyObject`), whose first word is the object: learnt from the first
+    /// observer given, so later ones skip the runtime's casts. Guarded by `lock`.
+    @usableFromInline var observerIsClassExistential: Bool?
 
     /// A list; `name` is how reports name it when it is instrumented.
     public init(
@@ -70,24 +75,27 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation
     ) {
-        let object = classInstance(observer, for: "ObserverList")
         if isInstrumented {
             return instrumentedAdd(
-                object, channel: channel, hold: hold ?? self.hold,
+                object(of: observer), channel: channel, hold: hold ?? self.hold,
                 location: CodeLocation(
                     fileID: fileID, filePath: filePath, line: line, column: column,
                     isolation: isolation))
         }
-        let entry = Entry(observer: HeldObserver(observer, object: object, hold: hold ?? self.hold), channel: channel)
-        lock.locked {
-            entries.removeAll { !$0.observer.isAlive }
-            if dedupe,
-                entries.contains(where: { $0.channel == channel && $0.observer.identity == entry.observer.identity })
-            {
-                return
-            }
-            entries.append(entry)
-        }
+        // No closures and no copies of entries on this path: a debug build
+        // (what `swift test` runs) pays for each.
+        lock.lock()
+        defer { lock.unlock() }
+        let object = objectLocked(of: observer)
+        let identity = ObjectIdentifier(object)
+        if entries.count >= compactionThreshold { compact() }
+        let last = positions[identity] ?? -1
+        if dedupe, last >= 0, hasLiveEntry(channel: channel, from: last) { return }
+        positions[identity] = entries.count
+        entries.append(
+            ObserverListEntry(
+                observer, object: object, hold: hold ?? self.hold, channel: channel, previousWithSameIdentity: last))
+        activeEntries += 1
     }
 
     /// Removes `observer` from `channel`, or from every channel when `nil`.
@@ -97,18 +105,31 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        let object = classInstance(observer, for: "ObserverList")
         if isInstrumented {
             return instrumentedRemove(
-                object, channel: channel,
+                object(of: observer), channel: channel,
                 location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
-        let identity = ObjectIdentifier(object)
-        lock.locked {
-            entries.removeAll {
-                !$0.observer.isAlive || ($0.observer.identity == identity && (channel == nil || $0.channel == channel))
+        // Strongly held observers are let go after unlocking: a deinit may use the list.
+        var released: [AnyObject] = []
+        lock.lock()
+        let identity = ObjectIdentifier(objectLocked(of: observer))
+        if let last = positions[identity] {
+            entries.withUnsafeMutableBufferPointer { entries in
+                var position = last
+                while position >= 0 {
+                    if !entries[position].isRemoved, channel == nil || entries[position].channel == channel {
+                        entries[position].isRemoved = true
+                        if let strong = entries[position].strongObject { released.append(strong) }
+                        entries[position].strongObject = nil
+                        activeEntries -= 1
+                    }
+                    position = entries[position].previousWithSameIdentity
+                }
             }
         }
+        lock.unlock()
+        withExtendedLifetime(released) {}
     }
 
     /// Calls `body` on every live observer of `channel`, in the order they were added.
@@ -124,11 +145,23 @@ public final class ObserverList<Observer>: @unchecked Sendable {
                 location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
                 body)
         }
+        // Who is called is fixed when the post starts: an observer removed by
+        // a handler meanwhile is still called, one added is not.
         let snapshot = lock.locked { entries }
         // Read each entry in place: copying one would copy its weak reference.
         snapshot.withUnsafeBufferPointer { entries in
-            for index in entries.indices where entries[index].channel == channel {
-                entries[index].observer.pin()?.call(body)
+            for index in entries.indices where !entries[index].isRemoved && entries[index].channel == channel {
+                // Kept alive for the call: a weak entry's observer may otherwise go during it.
+                guard let object = entries[index].strongObject ?? entries[index].weakObject else { continue }
+                if ObserverListEntry.fitsInline(Observer.self) {
+                    // The observer lent from its bits, which `object` keeps valid.
+                    withUnsafeBytes(of: entries[index].bits) {
+                        body($0.baseAddress!.assumingMemoryBound(to: Observer.self).pointee)
+                    }
+                } else if let observer = object as? Observer {
+                    body(observer)
+                }
+                withExtendedLifetime(object) {}
             }
         }
     }
@@ -136,7 +169,79 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     /// How many registrations are active (live observers, on any channel).
     public var count: Int {
         if let backend { return backend.count }
-        return lock.locked { entries.reduce(0) { $0 + ($1.observer.isAlive ? 1 : 0) } }
+        return lock.locked {
+            entries.reduce(0) { $0 + (!$1.isRemoved && $1.isAlive ? 1 : 0) }
+        }
+    }
+
+    /// `observer` as the class instance it is (see ``classInstance(_:for:)``).
+    @inlinable
+    func object(of observer: Observer) -> AnyObject {
+        lock.lock()
+        defer { lock.unlock() }
+        return objectLocked(of: observer)
+    }
+
+    /// ``object(of:)`` with the lock held.
+    @inlinable
+    func objectLocked(of observer: Observer) -> AnyObject {
+        let isClassExistential = observerIsClassExistential
+        if isClassExistential == true {
+            return withUnsafeBytes(of: observer) { $0.load(as: AnyObject.self) }
+        }
+        let object = classInstance(observer, for: "ObserverList")
+        if isClassExistential == nil {
+            // Opaque existentials take at least 32 bytes; a class-bound one is
+            // the reference and up to two witness tables.
+            let learnt =
+                MemoryLayout<Observer>.size <= 24 && MemoryLayout<Observer>.size > 8
+                && type(of: observer as Any) != Observer.self
+                && withUnsafeBytes(of: observer) { $0.load(as: UnsafeRawPointer.self) }
+                    == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            observerIsClassExistential = learnt
+        }
+        return object
+    }
+
+    // MARK: The plain list's bookkeeping (lock held)
+
+    /// Whether a live entry on `channel` is in the identity chain from
+    /// `position`. A dead one is not: its identity may now be another
+    /// object's, which is then no duplicate.
+    @inlinable
+    func hasLiveEntry(channel: String, from position: Int) -> Bool {
+        entries.withUnsafeBufferPointer { entries in
+            var position = position
+            while position >= 0 {
+                if !entries[position].isRemoved, entries[position].channel == channel,
+                    entries[position].isAlive
+                {
+                    return true
+                }
+                position = entries[position].previousWithSameIdentity
+            }
+            return false
+        }
+    }
+
+    /// Drops removed and dead entries and rebuilds the identity chains.
+    @inlinable
+    func compact() {
+        var kept: [ObserverListEntry] = []
+        kept.reserveCapacity(activeEntries)
+        positions.removeAll(keepingCapacity: true)
+        entries.withUnsafeBufferPointer { old in
+            for index in old.indices where !old[index].isRemoved && old[index].isAlive {
+                let identity = old[index].identity
+                var entry = old[index]
+                entry.previousWithSameIdentity = positions[identity] ?? -1
+                positions[identity] = kept.count
+                kept.append(entry)
+            }
+        }
+        entries = kept
+        activeEntries = kept.count
+        compactionThreshold = max(16, 2 * kept.count)
     }
 
     @usableFromInline
@@ -154,4 +259,51 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         // The backend hands back only objects added through `add`, which took an `Observer`.
         backend?.notify(channel: channel, location: location) { body($0 as! Observer) }
     }
+}
+
+/// One registration in a plain ``ObserverList``. Not generic, so a debug
+/// build (what `swift test` runs) does not look up its type's metadata on
+/// every access: the observer is kept as an object (strongly or weakly) plus
+/// an unretained copy of its own bits, which a call reads back while the
+/// object is held (see ``HeldObserver``, which does the same per type).
+@usableFromInline
+struct ObserverListEntry {
+    @usableFromInline typealias Bits = (UInt, UInt, UInt, UInt)
+    @usableFromInline var strongObject: AnyObject?
+    @usableFromInline weak var weakObject: AnyObject?
+    @usableFromInline var bits: Bits = (0, 0, 0, 0)
+    @usableFromInline let identity: ObjectIdentifier
+    @usableFromInline var channel: String
+    /// Removed, or found dead: skipped until the next compaction drops it.
+    @usableFromInline var isRemoved = false
+    /// The position of the previous entry with the same identity, or -1:
+    /// the chain the list's `positions` starts, so removal and the duplicate
+    /// check visit only this observer's entries.
+    @usableFromInline var previousWithSameIdentity: Int
+
+    /// Whether an `Observer`'s bits fit beside the object; an observer that
+    /// does not (an existential of a protocol that is not class-bound) is
+    /// cast back from the object on each call.
+    @inlinable static func fitsInline<Observer>(_ type: Observer.Type) -> Bool {
+        MemoryLayout<Observer>.size <= MemoryLayout<Bits>.size
+            && MemoryLayout<Observer>.alignment <= MemoryLayout<Bits>.alignment
+    }
+
+    /// `object` is `observer` as a class instance (see ``classInstance(_:for:)``).
+    @inlinable init<Observer>(
+        _ observer: Observer, object: AnyObject, hold: Hold, channel: String, previousWithSameIdentity: Int
+    ) {
+        identity = ObjectIdentifier(object)
+        self.channel = channel
+        self.previousWithSameIdentity = previousWithSameIdentity
+        if hold == .strong { strongObject = object } else { weakObject = object }
+        if Self.fitsInline(Observer.self) {
+            // A bitwise copy takes no reference: the object keeps it valid.
+            withUnsafeMutableBytes(of: &bits) { target in
+                withUnsafeBytes(of: observer) { target.copyMemory(from: $0) }
+            }
+        }
+    }
+
+    @inlinable var isAlive: Bool { strongObject != nil || weakObject != nil }
 }

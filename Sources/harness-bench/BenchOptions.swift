@@ -18,7 +18,7 @@ struct BenchOptions {
 
     /// The measurements, in the order they run.
     enum Section: String, CaseIterable {
-        case post, small, memory, analysis, trace, replays, interface
+        case post, small, memory, analysis, trace, replays, interface, store
     }
 
     var mode: Mode = .full
@@ -26,6 +26,8 @@ struct BenchOptions {
     var help = false
     /// `--only`: the sections to run (all by default).
     var sections = Section.allCases
+    /// `--store-sizes`: the store shape's subscriber counts, to measure one size by hand.
+    var storeSizesGiven: [Int]?
 
     static let usage = """
         USAGE: harness-bench [--json] [--quick] [--only SECTION,...]
@@ -41,7 +43,10 @@ struct BenchOptions {
           --json    print the results as JSON instead of a table
           --quick   small sizes, a few seconds in all (what CI runs; not for comparing)
           --only SECTION,...
-                    run only these of post, small, memory, analysis, trace, replays, interface
+                    run only these of post, small, memory, analysis, trace, replays, interface,
+                    store
+          --store-sizes N,...
+                    the store shape's subscriber counts (default 10,1000,3000,10000)
           --write-trace N PATH
                     only write a trace of N events of the app mix to PATH (to measure
                     `harness-cli analyze PATH` by hand)
@@ -61,9 +66,15 @@ struct BenchOptions {
                 guard !chosen.isEmpty, chosen.count == names.count else {
                     throw UsageError(
                         message: "--only takes sections from post, small, memory, analysis, trace, "
-                            + "replays, interface")
+                            + "replays, interface, store")
                 }
                 sections = Section.allCases.filter(chosen.contains)
+            case "--store-sizes":
+                let sizes = (words.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+                guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }) else {
+                    throw UsageError(message: "--store-sizes takes positive subscriber counts, comma-separated")
+                }
+                storeSizesGiven = sizes
             case "--measure-memory":
                 guard let value = words.popFirst(), let events = Int(value), events > 0 else {
                     throw UsageError(message: "--measure-memory needs a positive event count")
@@ -112,6 +123,12 @@ struct BenchOptions {
     var traceEvents: Int { isQuick ? 100_000 : 1_000_000 }
     var traceRuns: Int { isQuick ? 1 : 5 }
     var cliRuns: Int { isQuick ? 1 : 3 }
+
+    /// Subscribers in the store-shape workload (3 000 is the adopted store's own test).
+    var storeSizes: [Int] { storeSizesGiven ?? (isQuick ? [10, 1_000] : [10, 1_000, 3_000, 10_000]) }
+    /// Adds and deliveries per timed store-shape run; small sizes repeat the workload.
+    var storeOperationsPerRun: Int { isQuick ? 21_000 : 210_000 }
+    var storeRuns: Int { isQuick ? 1 : 5 }
 
     var receiverCounts: [Int] { isQuick ? [2, 10, 100] : [2, 3, 4, 8, 10, 16, 32, 64, 100, 128, 256, 500, 1000] }
 }

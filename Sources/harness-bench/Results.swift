@@ -10,6 +10,7 @@ struct Results {
     var trace: TraceBenchmark.Result?
     var replays: [ReplayBenchmark.Row] = []
     var interface: [InterfaceBenchmark.Row] = []
+    var store: [StoreShapeBenchmark.Row] = []
 
     struct Target {
         let description: String
@@ -93,6 +94,7 @@ struct Results {
                     met: trace.cliPeakBytesPerEvent.map { $0 <= 64 }))
         }
         targets += interfaceTargets
+        targets += storeTargets
         guard let first = replays.first, let last = replays.last else { return targets }
         let most = replays.map(\.replays).max() ?? 0
         let measured =

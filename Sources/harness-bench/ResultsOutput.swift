@@ -51,6 +51,7 @@ extension Results {
             value["replays_cpu_seconds"] = .double(rounded(self.replays.map(\.cpuSeconds).reduce(0, +), 4))
         }
         if !interface.isEmpty { value["interface"] = interfaceJSON }
+        if !store.isEmpty { value["store_shape"] = storeJSON }
         return JSONValue.object(value).serialized(.canonical) + "\n"
     }
 
@@ -68,6 +69,7 @@ extension Results {
         if let trace { out += Self.traceSection(trace) }
         if !replays.isEmpty { out += replaysSection }
         if !interface.isEmpty { out += interfaceSection }
+        if !store.isEmpty { out += storeSection }
         out += judged ? "\nTargets\n" : "\nTargets (not judged: --quick measures at small sizes)\n"
         out += Self.columns(
             ["target", "measured", ""],

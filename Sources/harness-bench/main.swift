@@ -66,6 +66,9 @@ do {
     if starting(.interface, "the interface product's cost per call") {
         results.interface = InterfaceBenchmark(options: options).run()
     }
+    if starting(.store, "the store shape: n weak subscribers, subscribed 11 times, 10 changes") {
+        results.store = StoreShapeBenchmark(options: options).run()
+    }
     print(
         options.json ? results.json : results.table(machine: Machine.description, judged: !options.isQuick),
         terminator: "")

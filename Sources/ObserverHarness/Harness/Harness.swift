@@ -69,7 +69,7 @@ public final class Harness: Sendable {
         dedupe: Bool = false, order: DeliveryOrder = .registration
     ) -> ObserverList<Observer> {
         ObserverList(
-            backend: InstrumentedObserverList(recorder: recorder, name: name, dedupe: dedupe, order: order),
+            backend: InstrumentedObserverList(recorder: recorder, name: name, hold: hold, dedupe: dedupe, order: order),
             hold: hold, dedupe: dedupe)
     }
 

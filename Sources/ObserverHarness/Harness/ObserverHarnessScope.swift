@@ -131,7 +131,7 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     }
 
     func observerList(name: String, hold: Hold, dedupe: Bool) -> any ObserverListBackend {
-        InstrumentedObserverList(recorder: recorder, name: name, dedupe: dedupe, order: .registration)
+        InstrumentedObserverList(recorder: recorder, name: name, hold: hold, dedupe: dedupe, order: .registration)
     }
 
     func observedProperty(_ property: String, of owner: AnyObject, location: CodeLocation)

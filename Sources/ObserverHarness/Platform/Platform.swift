@@ -152,3 +152,20 @@ struct ReadableFile {
     /// What the last failed call says went wrong.
     static var lastError: String { String(cString: strerror(errno)) }
 }
+
+/// What Foundation's own registries do where the platforms differ, so the
+/// drop-ins call whom Foundation calls on the platform they run on.
+enum FoundationBehavior {
+    /// Whether `NotificationCenter.post` still delivers to a registration a
+    /// handler removed during that post. swift-corelibs-foundation collects
+    /// the receivers before delivering and calls each one collected. On
+    /// Darwin the drop-in keeps the rule README documents: a registration
+    /// removed during a post receives nothing more.
+    static let centerDeliversToRemovedDuringPost: Bool = {
+        #if canImport(Darwin)
+            false
+        #else
+            true
+        #endif
+    }()
+}

@@ -29,7 +29,7 @@ struct Event: Equatable, Sendable {
     var cause: UInt32
 
     init(
-        kind: EventKind, flags: EventFlags = [], site: UInt32 = 0, registry: UInt32 = 0,
+        kind: EventKind, flags: EventFlags = .none, site: UInt32 = 0, registry: UInt32 = 0,
         channel: UInt32 = 0, object: UInt32 = 0, subject: UInt32 = 0,
         registration: UInt32 = 0, cause: UInt32 = Event.none,
         time: UInt64 = 0, thread: UInt16 = 0
@@ -163,6 +163,10 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     let rawValue: UInt8
     init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// No flag. Per-event paths use it rather than `[]`, which a debug build
+    /// (what `swift test` runs) makes through generic `SetAlgebra` calls.
+    static var none: EventFlags { EventFlags(rawValue: 0) }
+
     /// `add`/`delegateSet`: the registration holds its observer weakly.
     static let weak = EventFlags(rawValue: 1 << 0)
     /// `add`/`delegateSet`: the registration holds its observer unowned.
@@ -223,7 +227,7 @@ struct EventFlags: OptionSet, Hashable, Sendable {
 
     init(hold: Hold) {
         switch hold {
-        case .strong: self = []
+        case .strong: self = .none
         case .weak: self = .weak
         case .unowned: self = .unowned
         }

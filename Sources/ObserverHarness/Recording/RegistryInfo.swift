@@ -32,6 +32,16 @@ struct RegistryInfo: Hashable, Sendable {
     var kind: RegistryKind
     var dedupe: Bool = false
     var order: OrderPromise = .unspecified
+    /// Delivers each post to the registrations it had when the post started,
+    /// a handler's removals notwithstanding (the live `ObserverList`; the
+    /// drop-in center where Foundation's does): a handler removing its own
+    /// registration is then no mutation of the loop in flight.
+    var snapshotDelivery = false
+    /// The hold the registry declares for its registrations; nil: its kind's default.
+    var declaredHold: Hold?
+
+    /// How the registry holds a registration unless the registration says otherwise.
+    var hold: Hold { declaredHold ?? kind.defaultHold }
 }
 
 /// An object as the recording knows it: never its address.

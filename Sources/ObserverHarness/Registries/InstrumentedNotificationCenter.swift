@@ -70,7 +70,10 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
 
     init(recorder: Recorder, name: String, order: DeliveryOrder, posts: Harness.PostThread = .caller) {
         store = RegistrationStore(
-            recorder: recorder, info: RegistryInfo(name: name, kind: .notificationCenter),
+            recorder: recorder,
+            info: RegistryInfo(
+                name: name, kind: .notificationCenter,
+                snapshotDelivery: FoundationBehavior.centerDeliversToRemovedDuringPost),
             order: order)
         postThread = posts
     }

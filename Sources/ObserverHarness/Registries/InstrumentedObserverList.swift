@@ -1,13 +1,17 @@
 /// The harness's side of an ``ObserverList``: records every add, remove and
-/// delivery, and delivers in the harness's ``DeliveryOrder``.
+/// delivery, and delivers in the harness's ``DeliveryOrder``. Like the plain
+/// list, a post goes to everyone registered when it started, whatever its
+/// handlers remove meanwhile.
 final class InstrumentedObserverList: ObserverListBackend, @unchecked Sendable {
     let store: RegistrationStore<Void>
     private let dedupe: Bool
 
-    init(recorder: Recorder, name: String, dedupe: Bool, order: DeliveryOrder) {
+    init(recorder: Recorder, name: String, hold: Hold, dedupe: Bool, order: DeliveryOrder) {
         store = RegistrationStore(
             recorder: recorder,
-            info: RegistryInfo(name: name, kind: .subject, dedupe: dedupe), order: order)
+            info: RegistryInfo(
+                name: name, kind: .subject, dedupe: dedupe, snapshotDelivery: true, declaredHold: hold),
+            order: order)
         self.dedupe = dedupe
     }
 

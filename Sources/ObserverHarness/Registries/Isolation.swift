@@ -72,7 +72,7 @@ enum RegistrationIsolation: Equatable, Sendable {
     /// The `add` / `delegateSet` flags that record it.
     var flags: EventFlags {
         switch self {
-        case .nonisolated: []
+        case .nonisolated: .none
         case .mainActor: .mainActorIsolated
         case .actor: .actorIsolated
         }

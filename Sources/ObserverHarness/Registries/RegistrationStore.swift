@@ -23,6 +23,8 @@ final class Registration<Handler>: @unchecked Sendable {
     let deliveryPlace: ExecutionPlace?
     // Lock-guarded, so the runtime's exclusivity check (read per delivery) is redundant.
     @exclusivity(unchecked) var isActive = true
+    /// Its index in the store's list while active (lock-guarded).
+    @exclusivity(unchecked) var position = 0
     /// Its weakly held observer was found gone and one skipped delivery was
     /// recorded: later posts pass it by (as Foundation prunes such entries)
     /// instead of recording a skip on every post forever. A removal still
@@ -59,7 +61,7 @@ final class Registration<Handler>: @unchecked Sendable {
     /// hot path) this is one comparison.
     @inline(__always)
     func deliveryFlags(_ context: ThreadContext) -> EventFlags {
-        guard isolation != .nonisolated else { return [] }
+        guard isolation != .nonisolated else { return .none }
         return isolatedDeliveryFlags(context)
     }
 
@@ -75,18 +77,34 @@ final class Registration<Handler>: @unchecked Sendable {
 }
 
 /// The registration list and delivery loop every instrumented registry shares:
-/// add, remove, and deliver one post synchronously and depth-first, with the
-/// the documented delivery rules (a registration added during a delivery misses it; one removed
-/// during it receives nothing more) and a pluggable delivery order.
+/// add, remove, and deliver one post synchronously and depth-first, with a
+/// pluggable delivery order. A registration added during a delivery misses
+/// it. One removed during it receives nothing more (the scenario model's
+/// rule), unless the store delivers from a snapshot, as the plain
+/// `ObserverList` and Linux Foundation's center do: then the post goes on to
+/// everyone registered when it started.
+///
+/// Add, remove and the duplicate check cost O(1) amortised: registrations
+/// are found through their observer, and removal leaves a hole in the list
+/// that the next compaction closes.
 final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable {
     let recorder: Recorder
     let registryID: UInt32
     let name: String
     let kind: RegistryKind
     let order: DeliveryOrder
+    /// A registration removed during a post still receives that post.
+    let deliversFromSnapshot: Bool
     // Guarded by the recorder's lock (which also makes the runtime's
     // exclusivity checks redundant on these per-post paths).
-    @exclusivity(unchecked) private var registrations: [Registration<Handler>] = []
+    /// Active registrations in registration order; nil where one ended.
+    @exclusivity(unchecked) private var registrations: [Registration<Handler>?] = []
+    /// The active registrations of each observer id, in registration order.
+    @exclusivity(unchecked) private var byObserver: [UInt32: [Registration<Handler>]] = [:]
+    @exclusivity(unchecked) private var activeRegistrations = 0
+    /// `registrations.count` at which the holes are closed: twice the active
+    /// count at the last compaction, so each add pays O(1) for it.
+    @exclusivity(unchecked) private var compactionThreshold = 16
     private var multiReceiverPosts = 0
     @exclusivity(unchecked) private var lastChannel: (name: String, id: UInt32)?
     /// Set by a replay that was cut short, on the replay's own thread: the
@@ -102,7 +120,68 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         self.name = info.name
         self.kind = info.kind
         self.order = order
+        deliversFromSnapshot = info.snapshotDelivery
         recorder.addRegistryForLeakChecks(self)
+    }
+
+    // MARK: The list (lock held)
+
+    /// An active registration of `observerID` for the same channel and sender.
+    private func activeDuplicateLocked(
+        _ observerID: UInt32, _ channelID: UInt32, _ anyChannel: Bool, _ senderID: UInt32
+    ) -> Registration<Handler>? {
+        guard let registrations = byObserver[observerID] else { return nil }
+        var index = 0
+        while index < registrations.count {
+            let registration = registrations[index]
+            if registration.channel == channelID, registration.anyChannel == anyChannel,
+                registration.senderID == senderID
+            {
+                return registration
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private func appendLocked(_ registration: Registration<Handler>) {
+        if registrations.count >= compactionThreshold { compactLocked() }
+        registration.position = registrations.count
+        registrations.append(registration)
+        byObserver[registration.observerID, default: []].append(registration)
+        activeRegistrations += 1
+    }
+
+    /// Takes `registration` out of the list (it stays in any post's snapshot).
+    private func endLocked(_ registration: Registration<Handler>) {
+        registration.isActive = false
+        recorder.unwatchSenderLocked(registration.senderID)
+        registrations[registration.position] = nil
+        activeRegistrations -= 1
+        guard var others = byObserver.removeValue(forKey: registration.observerID) else { return }
+        others.removeAll { $0 === registration }
+        if !others.isEmpty { byObserver[registration.observerID] = others }
+    }
+
+    private func compactLocked() {
+        registrations.removeAll { $0 == nil }
+        for (index, registration) in registrations.enumerated() { registration?.position = index }
+        compactionThreshold = max(16, 2 * registrations.count)
+    }
+
+    /// The active registration `registrationID`, found through its observer
+    /// (or, should a caller name another observer, by a scan).
+    private func activeRegistrationLocked(
+        _ registrationID: UInt32, observerID: UInt32, where accepts: (Registration<Handler>) -> Bool = { _ in true }
+    ) -> Registration<Handler>? {
+        guard registrationID != 0 else { return nil }
+        if let found = byObserver[observerID]?.first(where: { $0.id == registrationID }) {
+            return accepts(found) ? found : nil
+        }
+        for case let registration? in registrations where registration.id == registrationID {
+            return accepts(registration) ? registration : nil
+        }
+        return nil
     }
 
     /// What an `add` did.
@@ -118,23 +197,21 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     func add(
         observer: AnyObject?, observerID: UInt32, hold: Hold, channel: String?, senderID: UInt32,
         tokenForm: Bool, dedupe: Bool, site: SiteReference, isolation: RegistrationIsolation = .nonisolated,
-        deliveryPlace: ExecutionPlace? = nil, handler: Handler, extraFlags: EventFlags = []
+        deliveryPlace: ExecutionPlace? = nil, handler: Handler, extraFlags: EventFlags = .none
     ) -> AddResult {
         recorder.withLock {
             recorder.noticeDeallocationsLocked()
             let context = ThreadContext.current
-            let channelID = channel.map { recorder.internLocked($0) } ?? 0
+            let channelID = channel.map { internChannelLocked($0) } ?? 0
             let siteID = recorder.siteIDLocked(site)
-            var flags = EventFlags(hold: hold).union(extraFlags).union(isolation.flags)
-            if tokenForm { flags.insert(.tokenForm) }
-            if channel == nil { flags.insert(.anyChannel) }
-            if dedupe,
-                let existing = registrations.first(where: {
-                    $0.isActive && $0.observerID == observerID && $0.channel == channelID
-                        && $0.anyChannel == (channel == nil) && $0.senderID == senderID
-                })
-            {
-                flags.insert(.ignoredDuplicate)
+            // Raw bits: a debug build (what `swift test` runs) pays for each
+            // generic `OptionSet` call on this per-add path.
+            var bits = EventFlags(hold: hold).rawValue | extraFlags.rawValue | isolation.flags.rawValue
+            if tokenForm { bits |= EventFlags.tokenForm.rawValue }
+            if channel == nil { bits |= EventFlags.anyChannel.rawValue }
+            var flags = EventFlags(rawValue: bits)
+            if dedupe, let existing = activeDuplicateLocked(observerID, channelID, channel == nil, senderID) {
+                flags = EventFlags(rawValue: bits | EventFlags.ignoredDuplicate.rawValue)
                 _ = recorder.appendLocked(
                     Event(
                         kind: .add, flags: flags, site: siteID, registry: registryID,
@@ -146,7 +223,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                 id: recorder.newRegistrationIDLocked(), observer: observer, observerID: observerID, hold: hold,
                 channel: channelID, anyChannel: channel == nil, senderID: senderID, tokenForm: tokenForm,
                 site: siteID, isolation: isolation, deliveryPlace: deliveryPlace, handler: handler)
-            registrations.append(registration)
+            appendLocked(registration)
             recorder.watchSenderLocked(senderID)
             _ = recorder.appendLocked(
                 Event(
@@ -174,24 +251,22 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             let context = ThreadContext.current
             let siteID = recorder.siteIDLocked(site)
             let channelID = channel.map { recorder.internLocked($0) } ?? 0
-            let index = registrations.firstIndex {
-                $0.id == registrationID && $0.isActive
-                    && (channel == nil || ($0.channel == channelID && !$0.anyChannel))
+            let found = activeRegistrationLocked(registrationID, observerID: observerID) {
+                (channel == nil || ($0.channel == channelID && !$0.anyChannel))
                     && (senderID == 0 || $0.senderID == senderID)
             }
-            if let index {
-                recorder.unwatchSenderLocked(registrations[index].senderID)
-                registrations[index].isActive = false
-                ended = registrations.remove(at: index)
+            if let found {
+                endLocked(found)
+                ended = found
             }
-            let matched = index != nil || detachedIDs.remove(registrationID) != nil
+            let matched = found != nil || detachedIDs.remove(registrationID) != nil
             _ = recorder.appendLocked(
                 Event(
                     kind: .remove, flags: .byToken, site: siteID, registry: registryID,
                     channel: channelID, object: observerID, subject: senderID,
                     registration: matched ? registrationID : 0),
                 context: context)
-            return index != nil
+            return found != nil
         }
     }
 
@@ -215,21 +290,19 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             var flags: EventFlags = []
             if channel == nil { flags.insert(.allChannels) }
             var removed = 0
-            registrations.removeAll { registration in
-                guard registration.observerID == observerID, includingTokenForm || !registration.tokenForm,
+            for registration in byObserver[observerID] ?? [] {
+                guard includingTokenForm || !registration.tokenForm,
                     channel == nil || (registration.channel == channelID && !registration.anyChannel),
                     senderID == 0 || registration.senderID == senderID
-                else { return false }
-                registration.isActive = false
+                else { continue }
+                endLocked(registration)
                 ended.append(registration)
-                recorder.unwatchSenderLocked(registration.senderID)
                 removed += 1
                 _ = recorder.appendLocked(
                     Event(
                         kind: .remove, flags: flags, site: siteID, registry: registryID,
                         channel: channelID, object: observerID, subject: senderID,
                         registration: registration.id), context: context)
-                return true
             }
             if removed == 0 {
                 _ = recorder.appendLocked(
@@ -249,29 +322,26 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         var ended: Registration<Handler>?
         defer { withExtendedLifetime(ended) {} }
         recorder.withLock {
-            guard let index = registrations.firstIndex(where: { $0.id == registrationID && $0.isActive }) else {
-                return
-            }
+            guard let registration = activeRegistrationLocked(registrationID, observerID: observerID) else { return }
             _ = recorder.appendLocked(
                 Event(
                     kind: .tokenDropped, registry: registryID, object: observerID,
                     registration: registrationID), context: ThreadContext.current)
             if ending {
-                recorder.unwatchSenderLocked(registrations[index].senderID)
-                registrations[index].isActive = false
-                ended = registrations.remove(at: index)
+                endLocked(registration)
+                ended = registration
             }
         }
     }
 
-    var activeCount: Int { recorder.withLock { registrations.count } }
+    var activeCount: Int { recorder.withLock { activeRegistrations } }
 
     /// Delivers a post to the registrations that match it without recording
     /// anything: a finished test's registrations reached by a later test's
     /// post, as the default center would reach them. Matches as `post` does;
     /// a sender this recording never saw matches only unfiltered registrations.
     func deliverUnrecorded(channel: String, sender: AnyObject?, deliver: (Registration<Handler>, AnyObject?) -> Void) {
-        var snapshot: [Registration<Handler>] = []
+        var snapshot: [Registration<Handler>?] = []
         var channelID: UInt32?
         var senderID: UInt32 = 0
         recorder.withLock {
@@ -279,12 +349,13 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             if let sender { senderID = recorder.knownObjectIDLocked(for: sender) ?? UInt32.max }
             snapshot = registrations
         }
-        for registration in snapshot {
+        for case let registration? in snapshot {
             guard registration.anyChannel || channelID.map({ registration.channel == $0 }) == true,
                 registration.senderID == 0 || registration.senderID == senderID
             else { continue }
+            // Removed during this post: called only where the platform's center calls it.
             let (active, observer) = recorder.withLock {
-                (registration.isActive && !registration.pruned, registration.observer)
+                ((registration.isActive || deliversFromSnapshot) && !registration.pruned, registration.observer)
             }
             guard active, !registration.hasObserverObject || observer != nil else { continue }
             deliver(registration, observer)
@@ -293,29 +364,28 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
 
     /// Whether `object` is the observer of an active registration here.
     func hasRegistrations(ofObject object: AnyObject) -> Bool {
-        recorder.withLock { registrations.contains { $0.isActive && $0.observer === object } }
+        recorder.withLock { registrations.contains { $0?.isActive == true && $0?.observer === object } }
     }
 
     /// Whether an active registration takes posts on `channel` (any sender).
     func hasRegistration(forChannel channel: String) -> Bool {
         guard let channelID = recorder.knownStringID(channel) else {
-            return recorder.withLock { registrations.contains { $0.isActive && $0.anyChannel } }
+            return recorder.withLock { registrations.contains { $0?.isActive == true && $0?.anyChannel == true } }
         }
         return recorder.withLock {
-            registrations.contains { $0.isActive && ($0.anyChannel || $0.channel == channelID) }
+            registrations.contains { registration in
+                guard let registration, registration.isActive else { return false }
+                return registration.anyChannel || registration.channel == channelID
+            }
         }
     }
 
     func detachRegistrations(ofObserver observerID: UInt32) -> [AnyObject] {
         recorder.withLock {
-            var detached: [AnyObject] = []
-            registrations.removeAll { registration in
-                guard registration.observerID == observerID else { return false }
-                registration.isActive = false
-                recorder.unwatchSenderLocked(registration.senderID)
+            let detached = byObserver[observerID] ?? []
+            for registration in detached {
+                endLocked(registration)
                 detachedIDs.insert(registration.id)
-                detached.append(registration)
-                return true
             }
             return detached
         }
@@ -335,7 +405,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         // does not receive it. A copy-on-write reference, not a filtered
         // copy: allocating and retaining a receiver array was a third of a
         // post's cost. (A handler that changes the list pays for one copy.)
-        var snapshot: [Registration<Handler>] = []
+        var snapshot: [Registration<Handler>?] = []
         var ordinal = -1
         var orderedReceivers: [Registration<Handler>] = []
         var cut = false
@@ -356,8 +426,11 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             // several receivers; registration order skips the count.
             if !order.isRegistrationOrder {
                 // `pruned` is lock-guarded: the receivers are chosen here.
-                orderedReceivers = snapshot.filter {
-                    $0.matches(channel: channelID, sender: senderID) && !$0.pruned
+                orderedReceivers = snapshot.compactMap {
+                    guard let registration = $0, registration.matches(channel: channelID, sender: senderID),
+                        !registration.pruned
+                    else { return nil }
+                    return registration
                 }
                 if orderedReceivers.count > 1 {
                     ordinal = multiReceiverPosts
@@ -369,9 +442,9 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         context.enterDelivery()
         defer { context.deliveryDepth -= 1 }
         guard ordinal >= 0 else {
-            deliverAll(
-                snapshot, matching: (channelID, senderID), postSequence: postSequence, channel: channelID,
-                senderID: senderID, context: context, deliver: deliver)
+            deliverSnapshot(
+                snapshot, postSequence: postSequence, channel: channelID, senderID: senderID, context: context,
+                deliver: deliver)
             return
         }
         var receivers = orderedReceivers
@@ -413,25 +486,42 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         return id
     }
 
-    /// Delivers to an explicit receiver list (the delegate slot's single one),
-    /// or, given `matching`, to those of `receivers` that match that channel
-    /// and sender.
-    ///
-    /// The hot loop: registrations are borrowed from the list (the caller's
-    /// snapshot keeps them alive) rather than retained and released each, and
-    /// deliveries carry the recorder's latest time instead of reading the
-    /// clock. Each handler still runs in its own frame, restored after it, so
-    /// a deinit between two deliveries is blamed on the frame around them.
+    /// Delivers to an explicit receiver list (the delegate slot's single one,
+    /// or an order policy's permutation).
     func deliverAll(
-        _ receivers: [Registration<Handler>], matching filter: (channel: UInt32, sender: UInt32)? = nil,
-        postSequence: UInt32, channel: UInt32, senderID: UInt32,
+        _ receivers: [Registration<Handler>], postSequence: UInt32, channel: UInt32, senderID: UInt32,
         context: ThreadContext, deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void
     ) {
         receivers.withUnsafeBufferPointer { buffer in
             for index in buffer.indices {
                 if halted { break }
                 Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { registration in
-                    if let filter, !registration.matches(channel: filter.channel, sender: filter.sender) { return }
+                    deliverOne(
+                        registration, postSequence: postSequence, channel: channel, senderID: senderID,
+                        context: context, deliver: deliver)
+                }
+            }
+        }
+    }
+
+    /// Delivers to those in the post's snapshot of the list that match its
+    /// channel and sender.
+    ///
+    /// The hot loop: registrations are borrowed from the list (the snapshot
+    /// keeps them alive) rather than retained and released each, and
+    /// deliveries carry the recorder's latest time instead of reading the
+    /// clock. Each handler still runs in its own frame, restored after it, so
+    /// a deinit between two deliveries is blamed on the frame around them.
+    private func deliverSnapshot(
+        _ snapshot: [Registration<Handler>?], postSequence: UInt32, channel: UInt32, senderID: UInt32,
+        context: ThreadContext, deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void
+    ) {
+        snapshot.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                if halted { break }
+                guard let entry = buffer[index] else { continue }
+                Unmanaged.passUnretained(entry)._withUnsafeGuaranteedRef { registration in
+                    guard registration.matches(channel: channel, sender: senderID) else { return }
                     deliverOne(
                         registration, postSequence: postSequence, channel: channel, senderID: senderID,
                         context: context, deliver: deliver)
@@ -449,8 +539,9 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         var observer: AnyObject?
         var deliverySequence: UInt32 = 0
         let shouldRun: Bool = recorder.withLock {
-            // Removed during an earlier delivery of this post: nothing more.
-            guard registration.isActive, !registration.pruned else { return false }
+            // Removed during an earlier delivery of this post: nothing more,
+            // unless the registry delivers from a snapshot.
+            guard registration.isActive || deliversFromSnapshot, !registration.pruned else { return false }
             // A block registration has no observer object: no weak load.
             guard registration.hasObserverObject else {
                 deliverySequence = recorder.appendDeliveryLocked(
@@ -468,7 +559,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                 if registration.hold == .weak { registration.pruned = true }
             }
             let kind: EventKind = dead ? (registration.hold == .weak ? .deliverSkipped : .deliverToDead) : .deliver
-            let flags = dead ? [] : registration.deliveryFlags(context)
+            let flags = dead ? EventFlags.none : registration.deliveryFlags(context)
             deliverySequence = recorder.appendDeliveryLocked(
                 Event(
                     kind: kind, flags: flags, registry: registryID, channel: channel, object: registration.observerID,

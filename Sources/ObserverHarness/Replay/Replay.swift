@@ -125,7 +125,7 @@ final class Replay {
                 recorder: recorder,
                 info: RegistryInfo(
                     name: name, kind: declaration.kind, dedupe: declaration.dedupe,
-                    order: declaration.order),
+                    order: declaration.order, declaredHold: declaration.hold),
                 order: order)
         }
     }

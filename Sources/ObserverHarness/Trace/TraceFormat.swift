@@ -36,11 +36,14 @@
 /// |---|---|
 /// | string | `"string":ID`, `"text":S` |
 /// | object | `"object":ID`, `"type":S`, `"label":S`? |
-/// | registry | `"registry":ID`, `"name":S`, `"kind":K`, `"dedupe":B`?, `"order":O`? |
+/// | registry | `"registry":ID`, `"name":S`, `"kind":K`, `"dedupe":B`?, `"order":O`?, `"hold":H`?, `"snapshot":B`? |
 /// | site | `"site":ID`, `"file":S`, `"line":N`, `"column":N`? |
 ///
 /// `K` is a registry kind (`notification-center`, `subject`, `property`,
-/// `delegate`), `O` is `registration` or `unspecified` (the default).
+/// `delegate`), `O` is `registration` or `unspecified` (the default). `H` is
+/// the hold the registry declares (`strong`, `weak`, `unowned`; default: its
+/// kind's). `snapshot` (default `false`) says a post goes on to every
+/// registration it started with, whatever its handlers remove meanwhile.
 /// Sites are `#fileID`-style paths (or a scenario's `"site"`), never absolute.
 ///
 /// ## Event lines
@@ -115,7 +118,7 @@ enum TraceFormat {
             switch self {
             case .string: ["text"]
             case .object: ["type", "label"]
-            case .registry: ["name", "kind", "dedupe", "order"]
+            case .registry: ["name", "kind", "dedupe", "order", "hold", "snapshot"]
             case .site: ["file", "line", "column"]
             }
         }

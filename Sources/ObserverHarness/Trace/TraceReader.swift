@@ -358,6 +358,8 @@ struct TraceReader {
             if let order: OrderPromise = try fields.optionalChoice("order", #""registration" or "unspecified""#) {
                 info.order = order
             }
+            info.declaredHold = try fields.optionalChoice("hold", #""strong", "weak" or "unowned""#)
+            if let snapshot = try fields.optionalBool("snapshot") { info.snapshotDelivery = snapshot }
             registries.append(info)
         case .site:
             let file = try fields.requiredString("file").value

@@ -110,11 +110,14 @@ struct TraceWriter {
         }
         for id in recording.registries.indices.dropFirst() {
             let registry = recording.registries[id]
-            try body(
-                [
-                    "registry": .int(id), "name": .string(registry.name), "kind": .string(registry.kind.rawValue),
-                    "dedupe": .bool(registry.dedupe), "order": .string(registry.order.rawValue),
-                ])
+            var line: JSONObject = [
+                "registry": .int(id), "name": .string(registry.name), "kind": .string(registry.kind.rawValue),
+                "dedupe": .bool(registry.dedupe), "order": .string(registry.order.rawValue),
+            ]
+            // Written only when not the default, so most traces read as before.
+            if let hold = registry.declaredHold { line["hold"] = .string(hold.rawValue) }
+            if registry.snapshotDelivery { line["snapshot"] = .bool(true) }
+            try body(line)
         }
         for id in recording.sites.indices.dropFirst() {
             let site = recording.sites[id]

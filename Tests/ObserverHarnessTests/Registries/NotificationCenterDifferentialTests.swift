@@ -12,7 +12,8 @@ import Testing
 ///   receivers are compared as a multiset, and the drop-in's are checked to
 ///   be in registration order;
 /// - a registration removed by a handler during a post: Linux Foundation still
-///   delivers that post to it from its snapshot, the drop-in does not;
+///   delivers that post to it from its snapshot, and so does the drop-in on
+///   Linux (compared exactly); on Darwin the drop-in does not;
 /// - a filter on a value that boxes anew (a string, a struct, a large number):
 ///   Foundation matches it only when a new box reuses a freed box's address,
 ///   the drop-in never; such deliveries are counted, not compared.
@@ -42,10 +43,51 @@ import Testing
         #expect(coverage.concurrentPosts > 500)
         #expect(coverage.nestedPosts > 100)
         #expect(coverage.handlerRemovals > 100)
+        #expect(coverage.handlerSelfRemovals > 30)
+        #expect(coverage.handlerRemovalsOfAll > 30)
+        if FoundationBehavior.centerDeliversToRemovedDuringPost {
+            #expect(coverage.deliveriesAfterRemoval > 15, "removed during a post, delivered that post")
+        }
         #expect(coverage.handlerAdds > 100)
         #expect(coverage.removalsTakingEffect > 1_000)
         #expect(coverage.removalsMatchingNothing > 1_000)
         #expect(coverage.valueFilterDeliveries > 100, "cached small numbers match in both")
+    }
+
+    /// A handler that removes every registration, its own among them, during
+    /// a post: the drop-in calls whom Foundation calls on this platform.
+    @Test func aCancelAllDuringAPostCallsWhomFoundationCalls() {
+        func run(_ center: any NotificationCenterProtocol) -> (Set<Int>, Set<Int>) {
+            let name = Notification.Name("Tick")
+            let calls = CancelAllState<[Int]>([])
+            let tokens = CancelAllState<[any NSObjectProtocol]>([])
+            for index in 0..<4 {
+                let token = center.addObserver(forName: name, object: nil, queue: nil) { _ in
+                    let first = calls.withLock { calls in
+                        calls.append(index)
+                        return calls.count == 1
+                    }
+                    guard first else { return }
+                    for token in tokens.withLock({ $0 }) { center.removeObserver(token) }
+                }
+                tokens.withLock { $0.append(token) }
+            }
+            center.post(name: name, object: nil)
+            let during = Set(calls.withLock { $0 })
+            calls.withLock { $0 = [] }
+            center.post(name: name, object: nil)
+            return (during, Set(calls.withLock { $0 }))
+        }
+        let foundation = run(NotificationCenter())
+        let harness = Harness(name: "cancel all")
+        let dropIn = run(harness.notificationCenter())
+        #expect(dropIn.1.isEmpty)
+        if FoundationBehavior.centerDeliversToRemovedDuringPost {
+            #expect(foundation == dropIn)
+            #expect(dropIn.0 == [0, 1, 2, 3])
+        } else {
+            #expect(dropIn.0 == [0])
+        }
     }
 
     @Test func comparisonCatchesADeliveryFoundationWouldNotMake() {
@@ -126,6 +168,9 @@ enum Differential {
     enum ActionStep: Sendable {
         case add(Registration)
         case remove(token: Int)
+        /// Every registration generated so far, the handler's own among
+        /// them, one by one (a "cancel all").
+        case removeAll(tokens: [Int])
         case post(Post)
     }
 
@@ -171,6 +216,8 @@ enum Differential {
         /// removal is a Foundation hazard tested on its own).
         private var maybeRemoved: Set<Int> = []
         private var hasActor = false
+        /// The one registration whose handler changes the center.
+        private var actor: Int?
 
         init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
@@ -178,6 +225,16 @@ enum Differential {
             sequence.keptQueueCount = 2
             let count = 8 + random.next(below: 20)
             for _ in 0..<count { sequence.operations.append(makeOperation()) }
+            // The action is made last, so it may remove registrations made
+            // after the actor: ones the post in flight has yet to reach.
+            if let actor {
+                sequence.registrations[actor]!.action = makeAction(actor: actor)
+                for index in sequence.operations.indices {
+                    if case .add(let registration) = sequence.operations[index], registration.index == actor {
+                        sequence.operations[index] = .add(sequence.registrations[actor]!)
+                    }
+                }
+            }
             return sequence
         }
 
@@ -207,23 +264,31 @@ enum Differential {
             let makesActor = topLevel && !hasActor && random.next(below: 3) == 0
             // The actor must be reached the same way in both centers.
             if makesActor, object.boxesAnew { object = .none }
-            var registration = Registration(
+            let registration = Registration(
                 index: index, name: name, object: object,
                 queue: makesActor && queue == .unretained ? .none : queue)
             sequence.registrations[registration.index] = registration
             if makesActor {
                 hasActor = true
-                registration.action = makeAction()
-                sequence.registrations[registration.index] = registration
+                actor = registration.index
             }
             return registration
         }
 
-        private mutating func makeAction() -> [ActionStep] {
+        private mutating func makeAction(actor: Int) -> [ActionStep] {
             var steps: [ActionStep] = []
             for _ in 0..<(1 + random.next(below: 4)) {
-                switch random.next(below: 3) {
+                switch random.next(below: 5) {
                 case 0: steps.append(.add(makeRegistration(topLevel: false)))
+                case 3:
+                    // Itself: the one-shot observer.
+                    guard !maybeRemoved.contains(actor) else { continue }
+                    maybeRemoved.insert(actor)
+                    steps.append(.remove(token: actor))
+                case 4:
+                    let tokens = removableTokens()
+                    maybeRemoved.formUnion(tokens)
+                    steps.append(.removeAll(tokens: tokens))
                 case 1:
                     // Itself, or any other registration not removed yet.
                     let candidates = removableTokens()
@@ -326,6 +391,10 @@ enum Differential {
         var removedDuringPost: [Int: Set<Int>] = [:]
         var queuedDeliveries = 0
         var handlerRemovals = 0
+        var handlerSelfRemovals = 0
+        var handlerRemovalsOfAll = 0
+        /// Deliveries of a post to a registration a handler removed earlier in that post.
+        var deliveriesAfterRemoval = 0
         var handlerAdds = 0
         var nestedPosts = 0
         var removalsTakingEffect = 0
@@ -380,6 +449,9 @@ enum Differential {
             let extra = notification.userInfo?["extra"] as? String ?? "-"
             let object = notification.object.map { String(describing: $0) } ?? "nil"
             let takesAction = lock.withLock {
+                if run.removedDuringPost[postID]?.contains(registration.index) == true {
+                    run.deliveriesAfterRemoval += 1
+                }
                 run.log[postID, default: []].append(
                     Entry(
                         registration: registration.index, order: order[registration.index] ?? -1,
@@ -402,8 +474,19 @@ enum Differential {
                     center.removeObserver(token)
                     lock.withLock {
                         run.handlerRemovals += 1
+                        if index == registration.index { run.handlerSelfRemovals += 1 }
                         run.removedDuringPost[postID, default: []].insert(index)
                     }
+                case .removeAll(let indices):
+                    for index in indices {
+                        guard let token = lock.withLock({ tokens[index] }) else { continue }
+                        center.removeObserver(token)
+                        lock.withLock {
+                            run.handlerRemovals += 1
+                            run.removedDuringPost[postID, default: []].insert(index)
+                        }
+                    }
+                    lock.withLock { run.handlerRemovalsOfAll += 1 }
                 case .post(let post):
                     lock.withLock { run.nestedPosts += 1 }
                     self.post(post)
@@ -474,6 +557,9 @@ enum Differential {
         var concurrentPosts = 0
         var nestedPosts = 0
         var handlerRemovals = 0
+        var handlerSelfRemovals = 0
+        var handlerRemovalsOfAll = 0
+        var deliveriesAfterRemoval = 0
         var handlerAdds = 0
         var removalsTakingEffect = 0
         var removalsMatchingNothing = 0
@@ -489,6 +575,9 @@ enum Differential {
         coverage.queuedDeliveries += ours.queuedDeliveries
         coverage.nestedPosts += ours.nestedPosts
         coverage.handlerRemovals += ours.handlerRemovals
+        coverage.handlerSelfRemovals += ours.handlerSelfRemovals
+        coverage.handlerRemovalsOfAll += ours.handlerRemovalsOfAll
+        coverage.deliveriesAfterRemoval += ours.deliveriesAfterRemoval
         coverage.handlerAdds += ours.handlerAdds
         coverage.removalsTakingEffect += ours.removalsTakingEffect
         coverage.removalsMatchingNothing += ours.removalsMatchingNothing
@@ -515,8 +604,11 @@ enum Differential {
                     default: false
                     }
                 }.count
-            // Removed by a handler during this post: Foundation may still deliver it.
-            let removed = ours.removedDuringPost[postID] ?? []
+            // Removed by a handler during this post: where Foundation still
+            // delivers it, so must the drop-in (compared exactly); elsewhere
+            // Foundation may deliver it and the drop-in does not.
+            let removed =
+                FoundationBehavior.centerDeliversToRemovedDuringPost ? [] : ours.removedDuringPost[postID] ?? []
             if expected != actual {
                 for text in actual {
                     guard let index = expected.firstIndex(of: text) else {
@@ -539,4 +631,12 @@ enum Differential {
 extension SplitMix64 {
     /// A draw in `0..<bound`, the same on every platform.
     mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
+
+/// A value the cancel-all test's blocks share.
+private final class CancelAllState<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result { lock.withLock { body(&value) } }
 }

@@ -162,6 +162,11 @@ import Testing
     /// its `rac_willDeallocSignal` removal then mutates `listenedObjArray` mid-enumeration
     /// (NSGenericException). The page deallocates when the delivery loop drops its last reference:
     /// after the page's own delivery, before `orderVC`'s, so the removal runs between two deliveries.
+    ///
+    /// That crash is the Objective-C array's, enumerated in place: the scenario form
+    /// (`Golden/seeds/observer-store/removal-during-broadcast`) models it as a `subject` and reports
+    /// it. Ported to `ObserverList`, which delivers from a copy as Foundation's center does, the page
+    /// removing its own entry is safe, and the harness says nothing.
     @Test func loginPagePoppingItselfDuringTheBroadcast() {
         let harness = Harness(name: "removal-during-broadcast")
         let userStore = UserStore.make(harness)
@@ -182,8 +187,7 @@ import Testing
         #expect(weakLogin == nil)
         #expect(order.submitRequests == 1)
         let report = harness.analyze()
-        #expect(report.errorsAndWarnings.map(\.rule) == ["mutation-during-notify"])
-        #expect(report.findings.first { $0.rule == "mutation-during-notify" }?.objects == ["loginVC"])
+        #expect(report.errorsAndWarnings.isEmpty, "\(report.errorsAndWarnings.map(\.message))")
     }
 
     @Test func loginPagePoppingAfterTheBroadcastIsClean() {

@@ -1,6 +1,6 @@
 /// An observer deallocated while still registered: the registration is left
 /// behind. Weak registrations make this harmless (a note); weak delegates are
-/// normal and never fire it.
+/// normal and never fire it, nor does an observer list declared `weak`.
 struct DanglingRegistrationRule: Rule {
     let descriptor = RuleDescriptor(
         id: "dangling-registration", severity: .note, category: .lifetime,
@@ -9,7 +9,11 @@ struct DanglingRegistrationRule: Rule {
             The observer went away without removing its registration. With a weak hold every later post just \
             skips it, so nothing crashes, but the registry keeps a dead entry and the code relies on the \
             registry's cleanup rather than its own. With an unowned hold, any later delivery would be a \
-            message to a dead object.
+            message to a dead object. An observer list (a `subject`) that declares `hold: .weak` says its \
+            observers may go without removing themselves and drops them itself, so an observer dying in it is \
+            not a note; it is one when the registration's weak hold is not the list's own (an \
+            `add(_:hold: .weak)` on a list that holds strongly), and in a notification center, whose weak \
+            hold is Foundation's, not the code's, declaration.
             """,
         fix: "Remove the registration when the observer goes away (in deinit or when it stops listening), "
             + "or keep the token and remove it.",
@@ -43,6 +47,15 @@ struct DanglingRegistrationRule: Rule {
                   { "op": "release", "object": "controller" }
                 ]
                 """),
+            RuleExample(
+                """
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "store", "observer": "screen", "handler": [] },
+                  { "op": "release", "object": "screen" },
+                  { "op": "post", "registry": "store" }
+                ]
+                """, registries: #"{ "store": { "kind": "subject", "hold": "weak" } }"#),
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
@@ -54,6 +67,7 @@ struct DanglingRegistrationRule: Rule {
             else { continue }
             // A delivery to the dead observer is the error rule's to report.
             if registration.hasDeadDeliveries { continue }
+            if Self.declaresDeathRegistered(trace.registryInfo(registration.registry), registration.hold) { continue }
             let consequence =
                 registration.hold == .weak
                 ? "later posts skip it"
@@ -70,6 +84,12 @@ struct DanglingRegistrationRule: Rule {
                     events: [registration.addSequence, deallocation]))
         }
         reportQueuesGone(trace, into: &findings)
+    }
+
+    /// A list declared `weak` whose observer was added with that hold: dying
+    /// registered is the list's documented design, not something to fix.
+    static func declaresDeathRegistered(_ info: RegistryInfo, _ hold: Hold) -> Bool {
+        info.kind == .subject && info.hold == .weak && hold == .weak
     }
 
     /// A block registration whose queue deallocated: Foundation holds the

@@ -9,8 +9,12 @@ struct MutationDuringNotifyRule: Rule {
             Changing an observer list while it is being enumerated is where hand-written registries break: \
             enumerating a mutable array raises, an index-based loop skips or repeats an observer, and whether a \
             newly added observer receives the post in flight differs between implementations. \
-            NotificationCenter tolerates a handler removing its own registration (a one-shot observer), so that \
-            alone does not fire this rule. The Observation framework has its own form: `withObservationTracking` \
+            NotificationCenter and `ObserverList` deliver from a copy of their receivers, so a handler removing \
+            its own registration (a one-shot observer, by its token, by observer, or in a "remove all" that \
+            includes it) does not fire this rule there; a removal of several reports only the others, which the \
+            post in flight still reaches on Linux and through `ObserverList` but not on Darwin's center. A \
+            scenario's `subject` models a hand-written list enumerated in place, where even the handler's own \
+            removal is a mutation. The Observation framework has its own form: `withObservationTracking` \
             calls `onChange` in willSet, before the new value is stored, so an `onChange` that writes what it \
             tracks (and does not observe again, which would be a `notification-cycle`) has its write overwritten \
             by the change being delivered. Such a finding's fix says so: derive that value where it is read, or \
@@ -96,8 +100,11 @@ struct MutationDuringNotifyRule: Rule {
             }
             let deliveryEvent = trace.events[delivery]
             let info = trace.registryInfo(event.registry)
-            if info.kind == .notificationCenter, event.kind == .remove,
+            // The handler's own removal, by whatever call: one removal event
+            // per registration ended, so a bulk removal reports only the others.
+            if Self.toleratesOwnRemoval(info), event.kind == .remove,
                 event.registration == deliveryEvent.registration
+                    || (event.object != 0 && event.object == deliveryEvent.object)
             {
                 continue
             }
@@ -117,6 +124,13 @@ struct MutationDuringNotifyRule: Rule {
                     events: [post.sequence, delivery, sequence]))
         }
         checkObservationSelfWrites(trace, into: &findings)
+    }
+
+    /// Registries that deliver from a copy of their receivers: NotificationCenter,
+    /// and a live `ObserverList`. A scenario `subject` models a list iterated
+    /// in place, where even a handler's own removal is a mutation.
+    static func toleratesOwnRemoval(_ info: RegistryInfo) -> Bool {
+        info.kind == .notificationCenter || info.snapshotDelivery
     }
 
     private static let observationFix =
@@ -161,7 +175,7 @@ struct MutationDuringNotifyRule: Rule {
     ) {
         let event = trace.events[sequence]
         let info = trace.registryInfo(event.registry)
-        if info.kind == .notificationCenter, event.kind == .remove { return }
+        if Self.toleratesOwnRemoval(info), event.kind == .remove { return }
         let verb = event.kind == .add ? "registered" : "removed"
         let target = event.object == 0 ? "an observer" : trace.describe(event.object)
         findings.append(
