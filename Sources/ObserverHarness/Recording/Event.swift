@@ -110,6 +110,10 @@ enum EventKind: UInt8, CaseIterable, Sendable {
     case observationChange
     /// `onChange` of `registration` ran for the change `cause`.
     case observationFire
+    /// Work the handler of `cause`, a delivery off its registration's
+    /// isolation, started to run later (a `Task` inside it): started, or ran
+    /// on that isolation; with ``EventFlags/offIsolation``, it ran off it.
+    case hop
 
     var traceName: String {
         switch self {
@@ -142,6 +146,7 @@ enum EventKind: UInt8, CaseIterable, Sendable {
         case .observationArm: "observation-arm"
         case .observationChange: "observation-change"
         case .observationFire: "observation-fire"
+        case .hop: "hop"
         }
     }
 
@@ -195,7 +200,8 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// `add`/`delegateSet`: made from code isolated to another actor (shares
     /// its bit with ``detectedLate``, which only `dealloc` uses).
     static let actorIsolated = EventFlags(rawValue: 1 << 6)
-    /// A delivery that ran off its registration's isolation.
+    /// A delivery that ran off its registration's isolation; a `hop` whose
+    /// work ran off it.
     static let offIsolation = EventFlags(rawValue: 1 << 5)
     /// A delivery of an isolated registration that ran on the main actor.
     static let onMainActor = EventFlags(rawValue: 1 << 6)
