@@ -227,6 +227,35 @@ extension Rules {
             }
         }
 
+        // MARK: Typed messages: never judged, so both hop forms are clean
+
+        @Test @MainActor func aMainActorMessageObserverThatHopsOntoAnActorIsClean() async {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let meter = EnergyMeter(harness: harness, center: center)
+            let cart = LiveCart()
+            let token = center.addObserver(of: cart, for: LiveCartDidChange.self) { message in
+                Task { await meter.ingest(message.count) }
+            }
+            center.post(LiveCartDidChange(count: 40), subject: cart)
+            center.removeObserver(token)
+            harness.analyze().expectNone(of: Self.rule)
+        }
+
+        @Test @MainActor func anAsyncMessageObserverThatAwaitsItsActorIsClean() async {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let meter = EnergyMeter(harness: harness, center: center)
+            let cart = LiveCart()
+            let token = center.addObserver(of: cart, for: LiveCartSynced.self) { message in
+                await meter.ingest(message.revision)
+            }
+            center.post(LiveCartSynced(revision: 3), subject: cart)
+            await harness.settle()
+            center.removeObserver(token)
+            harness.analyze().expectNone(of: Self.rule)
+        }
+
         // MARK: Scenarios: `{"hop": …}` is a handler's `Task`
 
         static func meter(_ handler: String, registry: String = "center") -> String {

@@ -23,7 +23,9 @@ struct DeliveryOffIsolationRule: Rule {
             self?.ingest(x) }`, `Task { @MainActor in … }`) only hops: it is not reported, unless what the task \
             records runs off the actor too. A handler of which nothing is seen, and that starts no task, is \
             reported at the post that ran it off its actor, as the harness cannot tell what it touched. In a \
-            scenario, `{"hop": ISOLATION, "handler": [...]}` inside a handler is such a task.
+            scenario, `{"hop": ISOLATION, "handler": [...]}` inside a handler is such a task. Typed messages are \
+            not judged: a `MainActorMessage` observer always runs on the main actor, and an `AsyncMessage` \
+            observer runs in a task of its own, whose `await`s hop where they must.
             """,
         fix: "Deliver where the handler expects: register with `queue: .main`, or have the handler only hop "
             + "(`Task { @MainActor in … }`, `Task { await self?.method(…) }`) and do its work there, or post from "
