@@ -197,7 +197,7 @@ struct HarnessCommand {
 
             Fix: \(rule.fix)
 
-            \(examples("Fires on (↓ marks the step a finding names):", rule.triggeringExamples))
+            \(examples("Fires on (↓ marks the step whose line a finding is reported at):", rule.triggeringExamples))
             \(examples("Clean near miss:", rule.cleanExamples))
             """)
     }

@@ -1,5 +1,5 @@
 /// A scenario snippet in a rule's descriptor: the `steps` array as JSON, with
-/// `↓` before each top-level step a finding must point at.
+/// `↓` before each top-level step whose line a finding is reported at.
 ///
 /// ```swift
 /// RuleExample("""
