@@ -60,7 +60,7 @@ public func assertFindings(
 private func check(_ report: Report, _ expectation: FindingExpectation, here: CodeLocation) {
     var remaining = expectation.required
     var unexpected: [Finding] = []
-    for finding in report.findings where finding.severity <= expectation.threshold {
+    for finding in report.findings where finding.severity >= expectation.threshold {
         if let count = remaining[finding.rule], count > 0 {
             remaining[finding.rule] = count - 1
         } else if !expectation.allowed.contains(finding.rule) {

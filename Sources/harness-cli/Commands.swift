@@ -197,7 +197,7 @@ struct HarnessCommand {
 
             Fix: \(rule.fix)
 
-            \(rule.isLiveOnly ? Self.liveOnlyNote : examples("Fires on (↓ marks the step a finding names):", rule.triggeringExamples))
+            \(rule.isLiveOnly ? Self.liveOnlyNote : examples("Fires on (↓ marks the step whose line a finding is reported at):", rule.triggeringExamples))
             \(rule.isLiveOnly ? "" : examples("Clean near miss:", rule.cleanExamples))
             """)
     }

@@ -1,17 +1,25 @@
-/// How serious a finding is.
+/// How serious a finding is. Severities compare by seriousness, as swift-log's
+/// `Logger.Level` does: `note < warning < error`, so "warning or worse" reads
+/// as it does there:
+///
+/// ```swift
+/// let serious = harness.analyze().findings.filter { $0.severity >= .warning }  // errors and warnings
+/// ```
+///
+/// `allCases` lists them most serious first, the order text reports group them in.
 public enum Severity: String, Sendable, Hashable, CaseIterable, Comparable, Codable {
     case error, warning, note
 
-    var rank: Int {
+    private var seriousness: Int {
         switch self {
-        case .error: 0
+        case .note: 0
         case .warning: 1
-        case .note: 2
+        case .error: 2
         }
     }
 
-    /// `error < warning < note`: sorting puts the most serious first.
-    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+    /// `note < warning < error`.
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.seriousness < rhs.seriousness }
 }
 
 /// One misuse found in a recording or replay.

@@ -1,5 +1,5 @@
 /// A scenario snippet in a rule's descriptor: the `steps` array as JSON, with
-/// `↓` before each top-level step a finding must point at.
+/// `↓` before each top-level step whose line a finding is reported at.
 ///
 /// ```swift
 /// RuleExample("""
@@ -36,6 +36,22 @@ public struct RuleExample: Sendable, Hashable {
         """
     }
 
+    /// The top-level step whose line a finding reported at `site` names: the
+    /// step whose text holds that line of this example's document, or the
+    /// step that declares `site` as its own `"site"` or one of its effects'.
+    /// The marker stands there, so a reader marks expectations where the
+    /// finding lands.
+    func step(reportedAt site: CallSite, name: String) -> Int? {
+        let bytes = Array(document(name: name).utf8)
+        guard let root = try? JSONParser.parse(bytes), let steps = root["steps"], case .array(let elements) = steps.kind
+        else { return nil }
+        if site.file == "\(name).scenario.json" {
+            let text = JSONSourceText(bytes: bytes)
+            return elements.lastIndex { text.position(ofOffset: $0.offset).line <= site.line }
+        }
+        return elements.firstIndex { $0.declares(site: site.description) }
+    }
+
     /// The indices of the marked top-level steps; nil when a marker stands
     /// anywhere but before a top-level step (or the steps are not a list).
     func markedSteps() -> [Int]? {
@@ -53,5 +69,20 @@ public struct RuleExample: Sendable, Hashable {
             marked.append(index)
         }
         return marked
+    }
+}
+
+extension JSONNode {
+    /// Whether this node, or a node inside it, has `"site": site`.
+    fileprivate func declares(site: String) -> Bool {
+        switch kind {
+        case .object(let members):
+            members.contains { member in
+                if member.key == "site", case .string(let text) = member.value.kind, text == site { return true }
+                return member.value.declares(site: site)
+            }
+        case .array(let elements): elements.contains { $0.declares(site: site) }
+        default: false
+        }
     }
 }

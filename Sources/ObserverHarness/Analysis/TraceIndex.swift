@@ -173,6 +173,8 @@ struct TraceIndex {
     private(set) var cycleCuts: [Int] = []
     /// `withObservationTracking` arms, changes and firings, in order.
     private(set) var observationEvents: [Int] = []
+    /// `hop` events: work handlers off their isolation started.
+    private(set) var hopEvents: [Int] = []
     /// `deliverSkipped` inside a delivery: a block whose weakly held queue
     /// was gone did not run (`object` is the queue).
     private(set) var queueGoneSkips: [Int] = []
@@ -302,6 +304,8 @@ struct TraceIndex {
                 observationEvents.append(sequence)
             case .scopeEscape:
                 scopeEscapes.append(sequence)
+            case .hop:
+                hopEvents.append(sequence)
             }
         }
     }

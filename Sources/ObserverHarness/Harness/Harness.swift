@@ -129,6 +129,10 @@ public final class Harness: Sendable {
 
     /// Records what a handler did to shared state, so one post that makes two
     /// receivers perform the same action shows as `broadcast-as-command`.
+    /// It also tells `delivery-off-isolation` where the handler's work ran:
+    /// `isolation` (the caller's `#isolation`, filled in for you) says whether
+    /// work a handler handed to an actor (`Task { await self?.ingest(x) }`)
+    /// ran on that actor.
     ///
     /// ```swift
     /// center.addObserver(forName: .addToCart, object: nil, queue: nil) { _ in
@@ -139,14 +143,14 @@ public final class Harness: Sendable {
     public func noteAction(
         _ action: StateAction,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-        line: UInt = #line, column: UInt = #column
+        line: UInt = #line, column: UInt = #column, isolation: (any Actor)? = #isolation
     ) {
         let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let (kind, key, value) = action.parts
         recorder.record(
             Event(
                 kind: kind, channel: recorder.intern(key),
-                registration: value.map { recorder.intern($0) } ?? 0), at: location)
+                registration: value.map { recorder.intern($0) } ?? 0), at: location, callerIsolation: isolation)
     }
 
     // MARK: Results
@@ -176,7 +180,7 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "#\(rawValue)" }
 }
 
-/// A handler's action on shared state, for ``Harness/noteAction(_:fileID:filePath:line:column:)``.
+/// A handler's action on shared state, for ``Harness/noteAction(_:fileID:filePath:line:column:isolation:)``.
 public enum StateAction: Sendable, Hashable {
     /// Adds one to a counter: not idempotent.
     case increment(String)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds which tracked object owns each live registration token, by
 /// reflection when the harness checks: the object whose stored properties
 /// hold it, directly or inside optionals, arrays, sets, dictionaries, tuples,
@@ -28,7 +30,8 @@ enum TokenOwners {
         guard !tokenIDs.isEmpty else { return }
         let known = Set(live.map { ObjectIdentifier($0.object) })
         var owners: [UInt32: [UInt32]] = [:]
-        for (id, object) in live where !tokens.contains(id) {
+        // A block's queue is tracked too; it holds no user's token.
+        for (id, object) in live where !tokens.contains(id) && !(object is OperationQueue) {
             var search = Search(tokenIDs: tokenIDs, known: known)
             search.visited.insert(ObjectIdentifier(object))
             search.enter(object, classDepth: classDepthLimit)
@@ -69,8 +72,11 @@ enum TokenOwners {
                     found.insert(token)
                     return
                 }
+                // An operation queue links its operations through `Unmanaged`
+                // references, which may already be freed: never read into one.
                 guard classDepth > 0, !known.contains(key), !(object is Recorder),
-                    !(object is any DetachableRegistry), visited.insert(key).inserted
+                    !(object is any DetachableRegistry), !(object is OperationQueue), !(object is Operation),
+                    visited.insert(key).inserted
                 else { return }
                 enter(object, classDepth: classDepth - 1)
                 return

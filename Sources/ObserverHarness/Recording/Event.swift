@@ -115,6 +115,10 @@ enum EventKind: UInt8, CaseIterable, Sendable {
     /// `registration` packs how (``ExecutionContext``, low 8 bits) and how
     /// many scopes were open (the rest).
     case scopeEscape
+    /// Work the handler of `cause`, a delivery off its registration's
+    /// isolation, started to run later (a `Task` inside it): started, or ran
+    /// on that isolation; with ``EventFlags/offIsolation``, it ran off it.
+    case hop
 
     var traceName: String {
         switch self {
@@ -148,6 +152,7 @@ enum EventKind: UInt8, CaseIterable, Sendable {
         case .observationChange: "observation-change"
         case .observationFire: "observation-fire"
         case .scopeEscape: "scope-escape"
+        case .hop: "hop"
         }
     }
 
@@ -205,7 +210,8 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// `add`/`delegateSet`: made from code isolated to another actor (shares
     /// its bit with ``detectedLate``, which only `dealloc` uses).
     static let actorIsolated = EventFlags(rawValue: 1 << 6)
-    /// A delivery that ran off its registration's isolation.
+    /// A delivery that ran off its registration's isolation; a `hop` whose
+    /// work ran off it.
     static let offIsolation = EventFlags(rawValue: 1 << 5)
     /// `scopeEscape`: the work was a registration, not a post.
     static let escapedRegistration = EventFlags(rawValue: 1 << 0)

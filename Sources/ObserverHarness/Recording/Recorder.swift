@@ -39,6 +39,11 @@ final class Recorder: @unchecked Sendable {
     /// Set when the harness's test ended: registries keep delivering, and
     /// nothing more is appended. Lock-guarded.
     @exclusivity(unchecked) private var stopped = false
+    /// Whether any delivery ran off its registration's isolation (so work
+    /// outside deliveries may be a handler's handed-on work).
+    @exclusivity(unchecked) private var offIsolationDeliveries = false
+    /// Which `hop` kinds each such delivery has recorded (1: on, 2: off).
+    @exclusivity(unchecked) private var hopMarks: [UInt32: UInt8] = [:]
     /// Async deliveries and loops still under way (has its own lock).
     let asyncActivity = AsyncActivity()
     /// The objects tracked as registration tokens (``tokenID(for:kind:site:)``).
@@ -115,6 +120,18 @@ final class Recorder: @unchecked Sendable {
         return context.frameRecorder == ObjectIdentifier(self) ? context.frameSequence : Event.none
     }
 
+    /// Like ``record(_:at:)``, from a call that says where it runs (its
+    /// `#isolation`), so work a handler handed to an actor is judged exactly.
+    @discardableResult
+    func record(_ event: Event, at location: CodeLocation, callerIsolation: (any Actor)?) -> UInt32 {
+        let context = ThreadContext.current
+        lock.lock()
+        defer { lock.unlock() }
+        var event = event
+        event.site = siteID(locked: location)
+        return appendLocked(event, context: context, caller: .known(callerIsolation))
+    }
+
     /// Registries keep their own state under the recorder's lock so that a
     /// delivery checks its registration and records itself in one critical
     /// section. Never call other recorder methods from inside `body`.
@@ -125,17 +142,56 @@ final class Recorder: @unchecked Sendable {
 
     /// Appends with the lock already held (inside ``withLock(_:)``).
     @inline(__always)
-    func appendLocked(_ event: Event, context: ThreadContext) -> UInt32 {
+    func appendLocked(_ event: Event, context: ThreadContext, caller: CallerIsolation = .unknown) -> UInt32 {
         if stopped { return Event.none }
         var event = event
         event.thread = context.threadNumber
-        if event.cause == Event.none, context.frameRecorder == ObjectIdentifier(self) {
-            event.cause = context.frameSequence
+        if event.cause == Event.none {
+            if context.frameRecorder == ObjectIdentifier(self) {
+                event.cause = context.frameSequence
+            } else if offIsolationDeliveries {
+                noteHandedOnWorkLocked(context: context, caller: caller)
+            }
         }
         event.time = monotonicNanoseconds()
         lastTime = event.time
         return UInt32(truncatingIfNeeded: storage.append(event))
     }
+
+    /// Work outside any delivery of this recorder, inside a task a handler
+    /// off its isolation started: the first such work on the registration's
+    /// isolation, and the first off it, are each recorded as a `hop`.
+    private func noteHandedOnWorkLocked(context: ThreadContext, caller: CallerIsolation) {
+        guard let origin = HopOrigin.current, origin.recorderID == ObjectIdentifier(self),
+            let left = origin.isLeft(callerIsolation: caller, context: context)
+        else { return }
+        appendHopLocked(origin, offIsolation: left, context: context)
+    }
+
+    /// A `hop` of `origin`'s delivery, once per delivery and kind.
+    private func appendHopLocked(_ origin: HopOrigin, offIsolation: Bool, context: ThreadContext) {
+        let bit: UInt8 = offIsolation ? 2 : 1
+        let marks = hopMarks[origin.delivery] ?? 0
+        guard marks & bit == 0 else { return }
+        hopMarks[origin.delivery] = marks | bit
+        var hop = Event(
+            kind: .hop, flags: offIsolation ? .offIsolation : [], registration: origin.registration,
+            cause: origin.delivery)
+        hop.thread = context.threadNumber
+        hop.time = monotonicNanoseconds()
+        lastTime = hop.time
+        _ = storage.append(hop)
+    }
+
+    /// The handler of `origin`'s delivery left work holding it (a `Task`).
+    func recordHop(of origin: HopOrigin, offIsolation: Bool) {
+        let context = ThreadContext.current
+        lock.withLock { appendHopLocked(origin, offIsolation: offIsolation, context: context) }
+    }
+
+    /// A delivery off its registration's isolation is under way: from now on
+    /// work outside deliveries is checked for a ``HopOrigin``. Lock held.
+    func noteOffIsolationDeliveryLocked() { offIsolationDeliveries = true }
 
     /// Appends a delivery with the lock already held, without reading the
     /// clock: it carries the latest time recorded, which is its post's or

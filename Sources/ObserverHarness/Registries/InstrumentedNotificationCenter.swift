@@ -12,7 +12,9 @@ import Foundation
 /// - delivery is synchronous, on the posting thread, in registration order
 ///   (Darwin's documented order; or the harness's ``DeliveryOrder``);
 /// - a block given a queue runs on that `OperationQueue`, and `post` waits
-///   until the queue has finished all its operations (with
+///   until the queue has finished all its operations; a post made on that
+///   queue (on the main thread or the main actor, for `queue: .main`) runs
+///   the block in place, as Darwin does (with
 ///   ``Harness/PostThread/background`` it does not wait: `settle` does). The
 ///   center holds the queue weakly: once nothing else keeps it, the block no
 ///   longer runs;
@@ -229,7 +231,14 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
                         registration: registration.id))
                 return
             }
-            guard queue !== OperationQueue.current else {
+            // The current queue runs the block in place, as Foundation does. On
+            // Darwin the main queue is the current queue on the main thread; on
+            // Linux it is not (and `OperationQueue.current` misses the main
+            // actor's executor on a worker), and waiting for the main queue from
+            // the thread that drains it would hang: run it in place there too.
+            guard queue !== OperationQueue.current,
+                !(queue === OperationQueue.main && ExecutionPlace.current.isMainActor)
+            else {
                 block(notification)
                 return
             }

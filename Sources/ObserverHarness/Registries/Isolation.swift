@@ -57,8 +57,10 @@ private enum MainActorProbe {
 enum RegistrationIsolation: Equatable, Sendable {
     case nonisolated
     case mainActor
-    /// Another actor: a scenario's actor name id, or 0 for a live actor.
+    /// Another actor, modelled: a scenario's actor name id.
     case actor(UInt32)
+    /// Another actor, live: its identity (which never keeps it alive).
+    case liveActor(ObjectIdentifier)
 
     /// From a captured `#isolation`.
     init(_ isolation: (any Actor)?) {
@@ -66,7 +68,7 @@ enum RegistrationIsolation: Equatable, Sendable {
             self = .nonisolated
             return
         }
-        self = isolation === MainActor.shared ? .mainActor : .actor(0)
+        self = isolation === MainActor.shared ? .mainActor : .liveActor(ObjectIdentifier(isolation))
     }
 
     /// The `add` / `delegateSet` flags that record it.
@@ -74,7 +76,7 @@ enum RegistrationIsolation: Equatable, Sendable {
         switch self {
         case .nonisolated: .none
         case .mainActor: .mainActorIsolated
-        case .actor: .actorIsolated
+        case .actor, .liveActor: .actorIsolated
         }
     }
 
@@ -96,6 +98,11 @@ enum RegistrationIsolation: Equatable, Sendable {
             switch place {
             case .mainActor, .mainThread, .background: true
             case .actor(let other): other != name
+            case .elsewhere: false
+            }
+        case .liveActor:
+            switch place {
+            case .mainActor, .mainThread, .background, .actor: true
             case .elsewhere: false
             }
         }

@@ -538,15 +538,19 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     ) {
         var observer: AnyObject?
         var deliverySequence: UInt32 = 0
+        var offIsolation = false
         let shouldRun: Bool = recorder.withLock {
             // Removed during an earlier delivery of this post: nothing more,
             // unless the registry delivers from a snapshot.
             guard registration.isActive || deliversFromSnapshot, !registration.pruned else { return false }
             // A block registration has no observer object: no weak load.
             guard registration.hasObserverObject else {
+                let flags = registration.deliveryFlags(context)
+                offIsolation = flags.contains(.offIsolation)
+                if offIsolation { recorder.noteOffIsolationDeliveryLocked() }
                 deliverySequence = recorder.appendDeliveryLocked(
                     Event(
-                        kind: .deliver, flags: registration.deliveryFlags(context),
+                        kind: .deliver, flags: flags,
                         registry: registryID, channel: channel, object: registration.observerID,
                         subject: senderID, registration: registration.id, cause: postSequence), context: context)
                 return true
@@ -560,6 +564,8 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             }
             let kind: EventKind = dead ? (registration.hold == .weak ? .deliverSkipped : .deliverToDead) : .deliver
             let flags = dead ? EventFlags.none : registration.deliveryFlags(context)
+            offIsolation = flags.contains(.offIsolation)
+            if offIsolation { recorder.noteOffIsolationDeliveryLocked() }
             deliverySequence = recorder.appendDeliveryLocked(
                 Event(
                     kind: kind, flags: flags, registry: registryID, channel: channel, object: registration.observerID,
@@ -567,6 +573,15 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             return !dead
         }
         guard shouldRun else { return }
-        recorder.withFrame(deliverySequence, context: context) { deliver(registration, observer, deliverySequence) }
+        guard offIsolation else {
+            recorder.withFrame(deliverySequence, context: context) { deliver(registration, observer, deliverySequence) }
+            return
+        }
+        // Off its isolation: follow what the handler hands on.
+        recorder.runOffIsolation(
+            delivery: deliverySequence, registration: registration.id, isolation: registration.isolation
+        ) {
+            recorder.withFrame(deliverySequence, context: context) { deliver(registration, observer, deliverySequence) }
+        }
     }
 }

@@ -124,7 +124,7 @@ struct Footprints {
         case .asyncOpen, .asyncEnd: (Resource(space: 1, id: event.registry), .exclusive)
         case .asyncConsume, .messageDropped: (Resource(space: 2, id: event.object), .exclusive)
         case .observationArm, .observationChange, .observationFire: (Resource(space: 1, id: event.registry), .exclusive)
-        case .track, .step, .cycleCut, .settle, .scopeEscape: nil
+        case .track, .step, .cycleCut, .settle, .scopeEscape, .hop: nil
         }
     }
 }

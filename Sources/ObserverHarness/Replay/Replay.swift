@@ -63,6 +63,8 @@ final class Replay {
     private var siteIDs: [UInt32]
     /// Nesting per (registry, channel), by interned ids: names may hold any character.
     private var channelDepth: [ChannelKey: Int] = [:]
+    /// Tasks handlers started (`hop` effects), run once their step ends.
+    private var pendingHops: [PendingHop] = []
     private var frameDepth = 0
     private var work = 0
     private var currentStep = 0
@@ -144,6 +146,7 @@ final class Replay {
             currentStep = index
             recorder.record(Event(kind: .step, registration: UInt32(index)))
             execute(step, frame: nil, topLevelIndex: index)
+            runPendingHops()
         }
         if let failure { throw failure }
         let recording = recorder.snapshot()
@@ -294,6 +297,12 @@ final class Replay {
 
         case .state(let effect):
             applyState(effect, frame: frame, step: step, site: site)
+
+        case .hop(let isolation, let handler):
+            guard let frame else { return }
+            // The task holds the delivery's origin, as a live `Task` inherits it.
+            pendingHops.append(
+                PendingHop(place: place(isolation), handler: handler, frame: frame, origin: HopOrigin.current))
 
         case .openLoop(let opening):
             guard let store = opening.typed ? typedStore(opening.registry) : stores[opening.registry] else { return }
@@ -650,6 +659,24 @@ final class Replay {
         return ExplorationLimitRule().finding(
             message, step: limit.step, site: site,
             events: [trace.stepStart(limit.step) ?? 0])
+    }
+
+    /// A handler's `Task { … }`, waiting for the step that started it to end.
+    private struct PendingHop {
+        let place: ExecutionPlace
+        let handler: Handler
+        let frame: Frame
+        let origin: HopOrigin?
+    }
+
+    /// Runs the hops the last top-level step started (and the ones they
+    /// start), each where its task runs, in the order they were started.
+    private func runPendingHops() {
+        while !pendingHops.isEmpty, !aborted {
+            let hop = pendingHops.removeFirst()
+            ThreadContext.current.modelledPlace = hop.place
+            HopOrigin.$current.withValue(hop.origin) { run(hop.handler, frame: hop.frame) }
+        }
     }
 
     private func run(_ handler: Handler, frame: Frame) {

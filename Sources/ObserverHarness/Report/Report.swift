@@ -41,7 +41,7 @@ public struct Report: Sendable, Equatable {
 
     /// Whether any finding is at least as severe as `threshold`.
     public func hasFindings(atOrAbove threshold: Severity) -> Bool {
-        findings.contains { $0.severity <= threshold }
+        findings.contains { $0.severity >= threshold }
     }
 }
 

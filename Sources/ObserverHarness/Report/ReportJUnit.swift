@@ -9,7 +9,7 @@ extension ReportSet {
         var cases: [String] = []
         var failures = 0
         for report in reports {
-            let fails = { (finding: Finding) in threshold.map { finding.severity <= $0 } ?? false }
+            let fails = { (finding: Finding) in threshold.map { finding.severity >= $0 } ?? false }
             let failing = report.findings.filter(fails)
             let other = report.findings.filter { !fails($0) }
             var body = ""

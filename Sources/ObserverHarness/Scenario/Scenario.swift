@@ -87,6 +87,9 @@ struct Step: Sendable {
         case cancelLoop(String)
         /// An effect on shared state (handlers only).
         case state(StateEffect)
+        /// `Task { … }` started by a handler (handlers only): its effects run
+        /// at `isolation` once the top-level step that started it ends.
+        case hop(isolation: StepIsolation, handler: Handler)
     }
 }
 

@@ -150,11 +150,13 @@ extension Rules {
                 ]
                 """
             ).report()
+            // The handler changed state off the main actor: reported at its registration.
             let finding = try #require(report.onlyFinding(of: Self.rule))
             #expect(finding.step == 2)
-            #expect(finding.site?.description == "CartSync.swift:40")
+            #expect(finding.site?.description == "CartBadge.swift:12")
             #expect(finding.objects == ["badge"])
-            #expect(finding.message.contains("CartBadge.swift:12"), "\(finding.message)")
+            #expect(finding.message.contains("CartSync.swift:40"), "\(finding.message)")
+            #expect(finding.message.contains("changed \"badge.count\" there"), "\(finding.message)")
         }
 
         @Test func firesForAnActorsObserverPostedToFromAnotherActor() throws {

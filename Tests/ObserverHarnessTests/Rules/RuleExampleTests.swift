@@ -29,8 +29,8 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
 
 extension Rules {
     /// The examples every rule's descriptor carries: a triggering example
-    /// fires that rule and no other, at exactly the steps its `↓` marks; a
-    /// clean near miss fires nothing.
+    /// fires that rule and no other, reported at exactly the lines of the
+    /// steps its `↓` marks; a clean near miss fires nothing.
     @Suite struct Examples {
         @Test func everyRuleCarriesATriggeringAndACleanExample() {
             for descriptor in RuleCatalog.all where !descriptor.isLiveOnly {
@@ -43,7 +43,11 @@ extension Rules {
         func ruleExample(_ example: RuleExampleCase) throws {
             let report = try example.report()
             let marked = try #require(example.example.markedSteps(), "a ↓ stands before something other than a step")
-            let fired = report.findings.map { "\($0.rule) at step \($0.step.map(String.init) ?? "–")" }
+            // Where each finding is reported: the step whose line its site names.
+            let fired = report.findings.map { finding in
+                let step = finding.site.flatMap { example.example.step(reportedAt: $0, name: example.rule) }
+                return "\(finding.rule) at step \(step.map(String.init) ?? "–")"
+            }
             if example.triggers {
                 #expect(!marked.isEmpty, "a triggering example marks the step its finding names")
                 #expect(fired == marked.map { "\(example.rule) at step \($0)" })

@@ -20,19 +20,19 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
                 """
                 [
                   { "op": "create", "object": "screen" },
-                  { "op": "open-loop", "registry": "center", "loop": "themeLoop", "owner": "screen",
+                  ↓{ "op": "open-loop", "registry": "center", "loop": "themeLoop", "owner": "screen",
                     "channel": "ThemeChanged", "hold": "strong", "handler": [ { "increment": "screen.reloads" } ],
                     "site": "Screen.swift:14" },
-                  ↓{ "op": "release", "object": "screen" }
+                  { "op": "release", "object": "screen" }
                 ]
                 """),
             RuleExample(
                 """
                 [
                   { "op": "create", "object": "screen" },
-                  { "op": "open-loop", "registry": "center", "loop": "themeLoop", "owner": "screen",
+                  ↓{ "op": "open-loop", "registry": "center", "loop": "themeLoop", "owner": "screen",
                     "channel": "ThemeChanged", "handler": [ { "increment": "screen.reloads" } ] },
-                  ↓{ "op": "release", "object": "screen" },
+                  { "op": "release", "object": "screen" },
                   { "op": "post", "registry": "center", "channel": "ThemeChanged" },
                   { "op": "run-loop", "loop": "themeLoop" }
                 ]

@@ -22,9 +22,9 @@ struct DanglingRegistrationRule: Rule {
                 """
                 [
                   { "op": "create", "object": "banner" },
-                  { "op": "observe", "registry": "center", "observer": "banner", "channel": "Sale", "handler": [],
+                  ↓{ "op": "observe", "registry": "center", "observer": "banner", "channel": "Sale", "handler": [],
                     "site": "Banner.swift:12" },
-                  ↓{ "op": "release", "object": "banner" }
+                  { "op": "release", "object": "banner" }
                 ]
                 """)
         ],

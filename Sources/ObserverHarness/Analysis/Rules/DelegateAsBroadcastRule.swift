@@ -20,12 +20,12 @@ struct DelegateAsBroadcastRule: Rule {
                   { "op": "create", "object": "keyboard" },
                   { "op": "create", "object": "home", "methods": { "keyboardWillShow": [], "refresh": [] } },
                   { "op": "create", "object": "search", "methods": { "keyboardWillShow": [], "clear": [] } },
-                  { "op": "create", "object": "app", "methods": { "keyboardWillShow": [
+                  ↓{ "op": "create", "object": "app", "methods": { "keyboardWillShow": [
                       { "invoke": { "object": "home", "method": "keyboardWillShow", "site": "AppDelegate.swift:10" } },
                       { "invoke": { "object": "search", "method": "keyboardWillShow",
                         "site": "AppDelegate.swift:11" } } ] } },
                   { "op": "set-delegate", "registry": "slot", "owner": "keyboard", "delegate": "app" },
-                  ↓{ "op": "call-delegate", "registry": "slot", "owner": "keyboard", "method": "keyboardWillShow" }
+                  { "op": "call-delegate", "registry": "slot", "owner": "keyboard", "method": "keyboardWillShow" }
                 ]
                 """)
         ],

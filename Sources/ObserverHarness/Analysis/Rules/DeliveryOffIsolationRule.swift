@@ -14,18 +14,31 @@ struct DeliveryOffIsolationRule: Rule {
             knows only UIKit and AppKit, and does not run on Linux. The harness records the isolation of every \
             registration (`#isolation`) and where each delivery ran. Live, an actor other than the main actor is \
             judged only when its handler runs on the main thread, where it certainly is not.
+
+            What is judged is what the handler does off its actor, since Swift cannot say at run time what a \
+            plain `@Sendable` closure is isolated to (only `@isolated(any)` function types carry `.isolation`). \
+            While such a delivery runs, anything the harness records in it (a `noteAction`, a post, a registration, \
+            a property set, a delegate call) ran off the actor: that is the error, reported at the handler's \
+            registration, whoever posts. A handler that records nothing there and starts a `Task` (`Task { await \
+            self?.ingest(x) }`, `Task { @MainActor in … }`) only hops: it is not reported, unless what the task \
+            records runs off the actor too. A handler of which nothing is seen, and that starts no task, is \
+            reported at the post that ran it off its actor, as the harness cannot tell what it touched. In a \
+            scenario, `{"hop": ISOLATION, "handler": [...]}` inside a handler is such a task. Typed messages are \
+            not judged: a `MainActorMessage` observer always runs on the main actor, and an `AsyncMessage` \
+            observer runs in a task of its own, whose `await`s hop where they must.
             """,
-        fix: "Deliver where the handler expects: register with `queue: .main` (or hop inside the handler with "
-            + "`Task { @MainActor in … }`), or post from the main actor.",
+        fix: "Deliver where the handler expects: register with `queue: .main`, or have the handler only hop "
+            + "(`Task { @MainActor in … }`, `Task { await self?.method(…) }`) and do its work there, or post from "
+            + "the main actor.",
         triggering: [
             RuleExample(
                 """
                 [
                   { "op": "create", "object": "badge" },
-                  { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
+                  ↓{ "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
                     "isolation": "main-actor", "handler": [ { "increment": "badge.count" } ],
                     "site": "CartBadge.swift:12" },
-                  ↓{ "op": "post", "registry": "center", "channel": "CartChanged", "isolation": "background",
+                  { "op": "post", "registry": "center", "channel": "CartChanged", "isolation": "background",
                     "site": "CartSync.swift:40" }
                 ]
                 """),
@@ -38,6 +51,16 @@ struct DeliveryOffIsolationRule: Rule {
                     "isolation": "ImageStore" },
                   ↓{ "op": "call-delegate", "registry": "slot", "owner": "downloader", "method": "didFinish",
                     "isolation": "main-actor" }
+                ]
+                """),
+            RuleExample(
+                """
+                [
+                  { "op": "create", "object": "meter" },
+                  ↓{ "op": "observe", "registry": "center", "observer": "meter", "channel": "MeterReading",
+                    "isolation": "EnergyMeter", "handler": [
+                      { "hop": "background", "handler": [ { "increment": "meter.total" } ] } ] },
+                  { "op": "post", "registry": "center", "channel": "MeterReading", "isolation": "main-actor" }
                 ]
                 """),
         ],
@@ -60,18 +83,42 @@ struct DeliveryOffIsolationRule: Rule {
                   { "op": "post", "registry": "center", "channel": "CartChanged", "isolation": "background" }
                 ]
                 """),
+            RuleExample(
+                """
+                [
+                  { "op": "create", "object": "meter" },
+                  { "op": "observe", "registry": "center", "observer": "meter", "channel": "MeterReading",
+                    "isolation": "EnergyMeter", "handler": [
+                      { "hop": "EnergyMeter", "handler": [ { "increment": "meter.total" } ] } ] },
+                  { "op": "post", "registry": "center", "channel": "MeterReading", "isolation": "main-actor" }
+                ]
+                """),
+            RuleExample(
+                """
+                [
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "center", "observer": "badge", "channel": "CartChanged",
+                    "isolation": "main-actor", "handler": [
+                      { "hop": "main-actor", "handler": [ { "increment": "badge.count" } ] } ] },
+                  { "op": "post", "registry": "center", "channel": "CartChanged", "isolation": "background" }
+                ]
+                """),
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
         var reported = Set<Key>()
+        var work: HandlerWork?
         for post in trace.posts {
             for delivery in post.deliveries {
                 let event = trace.events[delivery]
                 guard event.kind == .deliver, event.flags.contains(.offIsolation),
-                    let registration = trace.registration(event.registration),
-                    reported.insert(Key(registration: event.registration, site: post.site)).inserted
+                    let registration = trace.registration(event.registration)
                 else { continue }
-                findings.append(report(delivery, of: post, to: registration, trace))
+                if work == nil { work = HandlerWork(trace) }
+                let seen = work?.seen(of: delivery) ?? .nothing
+                if case .handedOn = seen { continue }
+                guard reported.insert(Key(registration: event.registration, site: post.site)).inserted else { continue }
+                findings.append(report(delivery, of: post, to: registration, seen: seen, trace))
             }
         }
         checkObservationTracking(trace, into: &findings)
@@ -113,11 +160,12 @@ struct DeliveryOffIsolationRule: Rule {
 
     private func report(
         _ delivery: Int, of post: TraceIndex.PostRecord, to registration: TraceIndex.RegistrationRecord,
-        _ trace: TraceIndex
+        seen: HandlerWork.Seen, _ trace: TraceIndex
     ) -> Finding {
         let registryName = trace.registryName(registration.registry)
         let onMainActor = trace.events[registration.addSequence].flags.contains(.mainActorIsolated)
         let isolation = onMainActor ? "the main actor" : "an actor"
+        let its = onMainActor ? "the main actor" : "its actor"
         let ranWhere = trace.events[delivery].flags.contains(.onMainActor) ? "on the main actor" : "on another thread"
         let observer = trace.describe(registration.observer)
         let what: String =
@@ -130,12 +178,94 @@ struct DeliveryOffIsolationRule: Rule {
             }
         let made = registration.isDelegate ? "the delegate" : "its registration"
         let trigger = post.kind == .delegateCall ? "call" : post.kind == .propertySet ? "set" : "post"
+        let story =
+            "\(what) off \(its): \(made) in \(registryName) at \(siteText(trace, registration.site)) was set up on "
+            + "\(isolation), but the \(trigger) at \(siteText(trace, post.site)) ran \(ranWhere)"
+        guard case .touched(let touch, let inHandler) = seen else {
+            return finding(
+                story + " and the handler ran with it.",
+                registry: registryName, channel: trace.string(post.channel),
+                objects: [trace.name(registration.observer)],
+                step: trace.step(of: delivery), site: trace.site(post.site), location: trace.location(post.site),
+                events: [registration.addSequence, post.sequence, delivery])
+        }
+        // The handler itself is the bug, whoever posts: reported where it is registered.
+        let did = HandlerWork.describe(touch, trace)
+        let there = inHandler ? "the handler \(did) there" : "work the handler started \(did) off \(its) too"
+        let actorWords = onMainActor ? "main-actor state only on the main actor" : "the actor's state only on the actor"
         return finding(
-            "\(what) off \(onMainActor ? "the main actor" : "its actor"): \(made) in \(registryName) at "
-                + "\(siteText(trace, registration.site)) was set up on \(isolation), but the \(trigger) at "
-                + "\(siteText(trace, post.site)) ran \(ranWhere) and the handler ran with it.",
+            "\(story), and \(there).",
             registry: registryName, channel: trace.string(post.channel), objects: [trace.name(registration.observer)],
-            step: trace.step(of: delivery), site: trace.site(post.site), location: trace.location(post.site),
-            events: [registration.addSequence, post.sequence, delivery])
+            step: trace.step(of: delivery), site: trace.site(registration.site),
+            location: trace.location(registration.site),
+            events: [registration.addSequence, post.sequence, delivery, touch],
+            fix: "Touch \(actorWords): have the handler only hop, and do the work in the hop "
+                + "(`Task { @MainActor in … }`, `Task { await self?.method(…) }`), or register with `queue: .main`.")
+    }
+}
+
+/// What the handlers of deliveries off their isolation did, as recorded:
+/// events inside the delivery ran off the isolation; `hop` events tell of
+/// work the handler started (a `Task`) and where it ran.
+struct HandlerWork {
+    enum Seen {
+        /// Something recorded ran off the isolation on the handler's behalf:
+        /// in the handler (`inHandler`), or in work it started.
+        case touched(Int, inHandler: Bool)
+        /// The handler recorded nothing off the isolation and started work
+        /// that holds it or ran on it: it only hopped.
+        case handedOn
+        /// Nothing recorded: the harness cannot see what it did.
+        case nothing
+    }
+
+    /// The first event each delivery's handler recorded in the delivery.
+    private var firstInside: [UInt32: Int] = [:]
+    private var handedOn: Set<UInt32> = []
+    private var strayed: [UInt32: Int] = [:]
+
+    init(_ trace: TraceIndex) {
+        let events = trace.events
+        for sequence in 0..<events.count {
+            let event = events[sequence]
+            guard event.cause != Event.none, event.kind != .hop, !event.kind.isDelivery else { continue }
+            if firstInside[event.cause] == nil { firstInside[event.cause] = sequence }
+        }
+        for sequence in trace.hopEvents {
+            let hop = events[sequence]
+            if hop.flags.contains(.offIsolation) {
+                if strayed[hop.cause] == nil { strayed[hop.cause] = sequence }
+            } else {
+                handedOn.insert(hop.cause)
+            }
+        }
+    }
+
+    func seen(of delivery: Int) -> Seen {
+        let key = UInt32(delivery)
+        if let inside = firstInside[key] { return .touched(inside, inHandler: true) }
+        if let hop = strayed[key] { return .touched(hop, inHandler: false) }
+        return handedOn.contains(key) ? .handedOn : .nothing
+    }
+
+    /// What the recorded work did, for a message.
+    static func describe(_ sequence: Int, _ trace: TraceIndex) -> String {
+        var event = trace.events[sequence]
+        if event.kind == .hop {
+            // The work the hop stands for is the event after it.
+            guard sequence + 1 < trace.events.count else { return "ran" }
+            event = trace.events[sequence + 1]
+        }
+        return switch event.kind {
+        case .increment, .stateSet, .append: "changed \(trace.quoted(event.channel))"
+        case .read: "read \(trace.quoted(event.channel))"
+        case .post: "posted \(trace.quoted(event.channel))"
+        case .propertySet: "set \(trace.quoted(event.channel))"
+        case .delegateCall: "called its delegate's \(trace.quoted(event.channel))"
+        case .invoke: "called \(trace.quoted(event.channel))"
+        case .add, .delegateSet: "registered an observer"
+        case .remove: "removed an observer"
+        default: "ran work the harness records"
+        }
     }
 }

@@ -18,10 +18,10 @@ struct DiscardedTokenRule: Rule {
                 """
                 [
                   { "op": "create", "object": "screen" },
-                  { "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
+                  ↓{ "op": "observe", "registry": "center", "observer": "screen", "channel": "Logout",
                     "token": "logoutToken",
                     "handler": [], "site": "Screen.swift:18" },
-                  ↓{ "op": "drop-token", "token": "logoutToken" }
+                  { "op": "drop-token", "token": "logoutToken" }
                 ]
                 """),
             // A typed message's token not kept: `_ = center.addObserver(of:for:using:)`.

@@ -20,9 +20,9 @@ struct DuplicateRegistrationRule: Rule {
                 """
                 [
                   { "op": "create", "object": "cartBadge" },
-                  { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
-                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
                   ↓{ "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
+                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
+                  { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
                     "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
                   { "op": "post", "registry": "center", "channel": "CartChanged" }
                 ]

@@ -16,12 +16,12 @@ struct MessageDroppedRule: Rule {
                 """
                 [
                   { "op": "create", "object": "badge" },
-                  { "op": "open-loop", "registry": "center", "loop": "cartLoop", "owner": "badge", "typed": true,
+                  ↓{ "op": "open-loop", "registry": "center", "loop": "cartLoop", "owner": "badge", "typed": true,
                     "channel": "CartDidChange", "bufferSize": 2, "handler": [ { "increment": "badge.updates" } ],
                     "site": "Badge.swift:9" },
                   { "op": "post", "registry": "center", "channel": "CartDidChange", "typed": true },
                   { "op": "post", "registry": "center", "channel": "CartDidChange", "typed": true },
-                  ↓{ "op": "post", "registry": "center", "channel": "CartDidChange", "typed": true },
+                  { "op": "post", "registry": "center", "channel": "CartDidChange", "typed": true },
                   { "op": "run-loop", "loop": "cartLoop" },
                   { "op": "cancel-loop", "loop": "cartLoop" }
                 ]

@@ -28,10 +28,10 @@ struct MutationDuringNotifyRule: Rule {
                 [
                   { "op": "create", "object": "coordinator" },
                   { "op": "create", "object": "logger" },
-                  { "op": "observe", "registry": "subject", "observer": "coordinator", "handler": [
+                  ↓{ "op": "observe", "registry": "subject", "observer": "coordinator", "handler": [
                       { "remove": { "registry": "subject", "observer": "logger", "site": "Coordinator.swift:44" } } ] },
                   { "op": "observe", "registry": "subject", "observer": "logger", "handler": [] },
-                  ↓{ "op": "post", "registry": "subject" }
+                  { "op": "post", "registry": "subject" }
                 ]
                 """),
             RuleExample(
@@ -39,11 +39,11 @@ struct MutationDuringNotifyRule: Rule {
                 [
                   { "op": "create", "object": "search" },
                   { "op": "create", "object": "field" },
-                  { "op": "observe", "registry": "model", "observer": "field", "object": "search",
+                  ↓{ "op": "observe", "registry": "model", "observer": "field", "object": "search",
                     "property": "query", "handler": [
                       { "set": { "registry": "model", "object": "search", "property": "query", "value": "swift",
                                  "site": "SearchField.swift:31" } } ] },
-                  ↓{ "op": "set", "registry": "model", "object": "search", "property": "query", "value": " swift " }
+                  { "op": "set", "registry": "model", "object": "search", "property": "query", "value": " swift " }
                 ]
                 """, registries: #"{ "model": { "kind": "observable" } }"#),
         ],

@@ -20,10 +20,10 @@ struct NotificationCycleRule: Rule {
                   { "op": "create", "object": "preview" },
                   { "op": "observe", "registry": "center", "observer": "form", "channel": "TextChanged", "handler": [
                       { "post": { "registry": "center", "channel": "PreviewChanged" } } ] },
-                  { "op": "observe", "registry": "center", "observer": "preview", "channel": "PreviewChanged",
+                  ↓{ "op": "observe", "registry": "center", "observer": "preview", "channel": "PreviewChanged",
                     "handler": [
                       { "post": { "registry": "center", "channel": "TextChanged", "site": "Preview.swift:31" } } ] },
-                  ↓{ "op": "post", "registry": "center", "channel": "TextChanged" }
+                  { "op": "post", "registry": "center", "channel": "TextChanged" }
                 ]
                 """)
         ],

@@ -18,10 +18,10 @@ struct NotifyAfterDeallocRule: Rule {
                 """
                 [
                   { "op": "create", "object": "view" },
-                  { "op": "observe", "registry": "subject", "observer": "view", "hold": "unowned", "handler": [],
+                  ↓{ "op": "observe", "registry": "subject", "observer": "view", "hold": "unowned", "handler": [],
                     "site": "View.swift:10" },
                   { "op": "release", "object": "view" },
-                  ↓{ "op": "post", "registry": "subject", "site": "Model.swift:5" }
+                  { "op": "post", "registry": "subject", "site": "Model.swift:5" }
                 ]
                 """),
             RuleExample(
@@ -29,10 +29,10 @@ struct NotifyAfterDeallocRule: Rule {
                 [
                   { "op": "create", "object": "table" },
                   { "op": "create", "object": "dataSource", "methods": { "numberOfRows": [] } },
-                  { "op": "set-delegate", "registry": "slot", "owner": "table", "delegate": "dataSource",
+                  ↓{ "op": "set-delegate", "registry": "slot", "owner": "table", "delegate": "dataSource",
                     "hold": "unowned" },
                   { "op": "release", "object": "dataSource" },
-                  ↓{ "op": "call-delegate", "registry": "slot", "owner": "table", "method": "numberOfRows" }
+                  { "op": "call-delegate", "registry": "slot", "owner": "table", "method": "numberOfRows" }
                 ]
                 """),
         ],

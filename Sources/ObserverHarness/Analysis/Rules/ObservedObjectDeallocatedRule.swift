@@ -23,9 +23,9 @@ struct ObservedObjectDeallocatedRule: Rule {
                 [
                   { "op": "create", "object": "player" },
                   { "op": "create", "object": "progressView" },
-                  { "op": "observe", "registry": "kvo", "observer": "progressView", "object": "player",
+                  ↓{ "op": "observe", "registry": "kvo", "observer": "progressView", "object": "player",
                     "property": "currentTime", "handler": [], "site": "ProgressView.swift:31" },
-                  ↓{ "op": "release", "object": "player" }
+                  { "op": "release", "object": "player" }
                 ]
                 """)
         ],

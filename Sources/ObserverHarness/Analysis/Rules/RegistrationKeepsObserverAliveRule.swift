@@ -20,8 +20,8 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                 """
                 [
                   { "op": "create", "object": "hud" },
-                  { "op": "observe", "registry": "subject", "observer": "hud", "handler": [], "site": "HUD.swift:22" },
-                  ↓{ "op": "release", "object": "hud", "site": "Game.swift:90" }
+                  ↓{ "op": "observe", "registry": "subject", "observer": "hud", "handler": [], "site": "HUD.swift:22" },
+                  { "op": "release", "object": "hud", "site": "Game.swift:90" }
                 ]
                 """),
             RuleExample(
@@ -29,9 +29,9 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                 [
                   { "op": "create", "object": "downloader" },
                   { "op": "create", "object": "screen" },
-                  { "op": "set-delegate", "registry": "slot", "owner": "downloader", "delegate": "screen",
+                  ↓{ "op": "set-delegate", "registry": "slot", "owner": "downloader", "delegate": "screen",
                     "hold": "strong" },
-                  ↓{ "op": "release", "object": "screen" }
+                  { "op": "release", "object": "screen" }
                 ]
                 """),
         ],

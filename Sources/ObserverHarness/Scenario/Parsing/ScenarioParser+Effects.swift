@@ -20,6 +20,9 @@ extension ScenarioParser {
             throw error("an effect must be an object such as {\"increment\": \"key\"}", at: node.offset)
         }
         let object = try fields(node, "an effect")
+        if members.contains(where: { $0.key == Self.hopKey }) {
+            return try hopEffect(object, selfAvailable: selfAvailable)
+        }
         // `{"set": "key", …}` changes shared state; `{"set": {…}}` sets a property.
         if let state = StateEffectKind(rawValue: first.key), state != .set || first.value.isString {
             return try stateEffect(state, object)
@@ -27,7 +30,7 @@ extension ScenarioParser {
         guard let kind = StepKind(rawValue: first.key), kind.runsInHandlers else {
             let names =
                 StateEffectKind.allCases.map(\.rawValue)
-                + StepKind.allCases.filter { $0.runsInHandlers && $0 != .set }.map(\.rawValue)
+                + StepKind.allCases.filter { $0.runsInHandlers && $0 != .set }.map(\.rawValue) + [Self.hopKey]
             throw error(
                 "unknown effect \"\(first.key)\" (expected "
                     + names.dropLast().joined(separator: ", ") + " or \(names.last ?? ""))", at: first.keyOffset)
@@ -54,6 +57,23 @@ extension ScenarioParser {
                     + "so drop \"op\" or write {\"\(name)\": {…}}", at: op.offset)
         }
         return try step(first.value.withOp(kind.rawValue), context: context, validator: &validator)
+    }
+
+    static let hopKey = "hop"
+
+    /// `{"hop": ISOLATION, "handler": [EFFECTS]}`: the handler starts a
+    /// `Task` that runs the effects at ISOLATION (`"main-actor"`, an actor's
+    /// name, or `"background"` for a detached task) once the step ends.
+    private func hopEffect(_ object: JSONFields, selfAvailable: Bool) throws(InputError) -> Step {
+        try object.allowOnly([Self.hopKey, "handler"])
+        let target = try object.requiredString(Self.hopKey)
+        var effects = Handler(effects: [])
+        if let handlerNode = object.node("handler") { effects = try handler(handlerNode, selfAvailable: selfAvailable) }
+        let position = self.position(object.offset)
+        let site = CallSite(file: fileName, line: position.line, column: position.column)
+        return Step(
+            operation: .hop(isolation: StepIsolation(target.value), handler: effects), site: site,
+            siteNumber: siteNumbers.number(site), position: position)
     }
 
     private func stateEffect(_ kind: StateEffectKind, _ object: JSONFields) throws(InputError) -> Step {
