@@ -18,7 +18,7 @@ struct BenchOptions {
 
     /// The measurements, in the order they run.
     enum Section: String, CaseIterable {
-        case post, small, memory, analysis, trace, replays, interface
+        case post, small, trait, memory, analysis, trace, replays, interface
     }
 
     var mode: Mode = .full
@@ -31,7 +31,8 @@ struct BenchOptions {
         USAGE: harness-bench [--json] [--quick] [--only SECTION,...]
 
         Measures ObserverHarness: post cost against Foundation's NotificationCenter and a
-        locked closure array, memory per recorded event, analysis throughput, trace
+        locked closure array, the per-test cost of a harness and of the test trait, memory
+        per recorded event, analysis throughput, trace
         write/read throughput and `harness-cli analyze` wall time, and the replays
         exploration needs to find one conflicting pair. Build in release mode:
 
@@ -41,7 +42,8 @@ struct BenchOptions {
           --json    print the results as JSON instead of a table
           --quick   small sizes, a few seconds in all (what CI runs; not for comparing)
           --only SECTION,...
-                    run only these of post, small, memory, analysis, trace, replays, interface
+                    run only these of post, small, trait, memory, analysis, trace, replays,
+                    interface
           --write-trace N PATH
                     only write a trace of N events of the app mix to PATH (to measure
                     `harness-cli analyze PATH` by hand)
@@ -60,7 +62,7 @@ struct BenchOptions {
                 let chosen = names.compactMap { Section(rawValue: String($0)) }
                 guard !chosen.isEmpty, chosen.count == names.count else {
                     throw UsageError(
-                        message: "--only takes sections from post, small, memory, analysis, trace, "
+                        message: "--only takes sections from post, small, trait, memory, analysis, trace, "
                             + "replays, interface")
                 }
                 sections = Section.allCases.filter(chosen.contains)
