@@ -14,7 +14,8 @@ struct FailingTrait: TestTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let issues = Collected<Issue>(), artifacts = Collected<ReportArtifact>()
-        try await ReportArtifact.$observer.withValue({ artifacts.append($0) }) {
+        let collect: @Sendable (ReportArtifact) -> Void = { artifacts.append($0) }
+        try await ReportArtifact.$observer.withValue(collect) {
             try await withKnownIssue {
                 try await function()
             } matching: { issue in
