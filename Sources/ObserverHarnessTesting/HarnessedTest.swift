@@ -6,27 +6,13 @@ import ObserverHarness
 /// test, case and repetition, run the test in its scope, then `finish()` it.
 final class HarnessedTest: Sendable {
     let harness: Harness
-    let options: ObserverHarnessOptions
-    private let checkedByTest: Flag
+    private let checkedByTest = Flag()
 
     /// The harnessed test the current task runs, if any.
     @TaskLocal static var running: HarnessedTest?
 
-    init(named name: String, options: ObserverHarnessOptions) {
-        self.options = options
-        harness = Harness(name: name, posts: options.posts)
-        checkedByTest = Flag()
-    }
-
-    private init(harness: Harness, options: ObserverHarnessOptions, checkedByTest: Flag) {
-        self.harness = harness
-        self.options = options
-        self.checkedByTest = checkedByTest
-    }
-
-    /// The same run, checked against `options` at its end.
-    func with(_ options: ObserverHarnessOptions) -> HarnessedTest {
-        HarnessedTest(harness: harness, options: options, checkedByTest: checkedByTest)
+    init(named name: String, posts: Harness.PostThread) {
+        harness = Harness(name: name, posts: posts)
     }
 
     /// Runs `body` in the harness's scope.
@@ -49,16 +35,16 @@ final class HarnessedTest: Sendable {
         if checked === harness { checkedByTest.set() }
     }
 
-    /// The end of the test: the analysis and what fails the options, unless
+    /// The end of the test: the analysis and what fails `options`, unless
     /// the test checked the findings itself.
-    func finish() -> (report: Report, failures: [ExpectationFailure])? {
+    func finish(_ options: ObserverHarnessOptions) -> (report: Report, failures: [ExpectationFailure])? {
         guard !checkedByTest.isSet else { return nil }
         let report = harness.analyze()
         return (report, expectationFailures(report, options.expectation))
     }
 
-    /// The files to put beside a failure: the JSON report, and the trace when asked.
-    func artifacts(for report: Report, named name: String) -> [ReportArtifact] {
+    /// The files to put beside a failure: the JSON report, and the trace when `options` ask.
+    func artifacts(for report: Report, named name: String, _ options: ObserverHarnessOptions) -> [ReportArtifact] {
         var artifacts = [ReportArtifact(name: "\(name).observer-harness.json", bytes: Array(report.jsonText().utf8))]
         if options.attachesTrace {
             artifacts.append(

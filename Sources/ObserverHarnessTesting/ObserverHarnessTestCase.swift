@@ -62,18 +62,17 @@
         open override func invokeTest() {
             harnessOptions = Self.observerHarnessOptions
             guard harnessOptions.isEnabled else { return super.invokeTest() }
-            let run = HarnessedTest(named: name, options: harnessOptions)
+            let run = HarnessedTest(named: name, posts: harnessOptions.posts)
             harness = run.harness
             defer { harness = nil }
             run.run { super.invokeTest() }
             finish(run)
         }
 
-        private func finish(_ started: HarnessedTest) {
-            // The test may have changed its options while it ran.
-            let run = started.with(harnessOptions)
-            guard let (report, failures) = run.finish(), !failures.isEmpty else { return }
-            let written = writeArtifacts(run.artifacts(for: report, named: artifactFileName(name)))
+        private func finish(_ run: HarnessedTest) {
+            // The options as the test left them.
+            guard let (report, failures) = run.finish(harnessOptions), !failures.isEmpty else { return }
+            let written = writeArtifacts(run.artifacts(for: report, named: artifactFileName(name), harnessOptions))
             for failure in failures {
                 let message = failure.message + "\n" + written
                 if let location = failure.location ?? expectationLocation {

@@ -45,14 +45,14 @@
             guard HarnessedTest.running == nil else { return try await function() }
             let options = options(for: test)
             guard options.isEnabled else { return try await function() }
-            let run = HarnessedTest(named: test.displayName ?? test.name, options: options)
+            let run = HarnessedTest(named: test.displayName ?? test.name, posts: options.posts)
             var thrown: (any Error)?
             do {
                 try await run.run { try await function() }
             } catch {
                 thrown = error  // still check the findings: they may explain the error
             }
-            Self.finish(run, of: test)
+            Self.finish(run, of: test, options)
             if let thrown { throw thrown }
         }
 
@@ -73,8 +73,8 @@
             return options
         }
 
-        private static func finish(_ run: HarnessedTest, of test: Test) {
-            guard let (report, failures) = run.finish(), !failures.isEmpty else { return }
+        private static func finish(_ run: HarnessedTest, of test: Test, _ options: ObserverHarnessOptions) {
+            guard let (report, failures) = run.finish(options), !failures.isEmpty else { return }
             for failure in failures {
                 if let location = failure.location {
                     recordFailure(failure.message, at: location)
@@ -82,7 +82,7 @@
                     Issue.record(Comment(rawValue: failure.message), sourceLocation: test.sourceLocation)
                 }
             }
-            for artifact in run.artifacts(for: report, named: artifactFileName(test.name)) {
+            for artifact in run.artifacts(for: report, named: artifactFileName(test.name), options) {
                 Attachment.record(artifact.bytes, named: artifact.name, sourceLocation: test.sourceLocation)
                 ReportArtifact.observer?(artifact)
             }
