@@ -26,7 +26,8 @@ struct CartTests {
     @Test(.observerHarness(expecting: ["broadcast-as-command"]))
     func oneTapAddsTheProductOnce() {
         // The handler's effect, noted on the test's harness.
-        let addToCart: @Sendable () -> Void = { Harness.current?.noteAction(.increment("cart.count")) }
+        let harness = Harness.current
+        let addToCart: @Sendable () -> Void = { harness?.noteAction(.increment("cart.count")) }
         let lists = [ProductList(onAdd: addToCart), ProductList(onAdd: addToCart)]
         Observers.center.post(name: .addToCart, object: nil)
         _ = lists

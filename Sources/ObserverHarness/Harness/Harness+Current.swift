@@ -8,13 +8,15 @@ extension Harness {
     ///
     /// ```swift
     /// @Test(.observerHarness) func oneTapAddsOnce() {
-    ///     let cart = Cart { Harness.current?.noteAction(.increment("cart.count")) }
+    ///     let harness = Harness.current
+    ///     let cart = Cart { harness?.noteAction(.increment("cart.count")) }
     ///     ProductList(cart: cart).tapAddToCart()
     /// }
     /// ```
     ///
     /// It follows the scope: a `Task {}` started inside sees it, work sent
-    /// through `DispatchQueue.async` or `Task.detached` does not.
+    /// through `DispatchQueue.async` or `Task.detached` does not, nor does a
+    /// handler run on another thread: capture it where the test runs.
     public static var current: Harness? {
         (RegistryScope.provider as? HarnessRegistries)?.owner
     }

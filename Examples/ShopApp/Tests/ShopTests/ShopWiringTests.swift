@@ -17,7 +17,8 @@ private let phoneCase = Product(id: "case", name: "Case")
 @Suite(.observerHarness)
 struct CleanWiring {
     @Test func oneTapAddsTheProductOnceAndNothingIsReported() {
-        let cart = Cart { Harness.current?.noteAction(.append("cart.items", value: $0.id)) }
+        let harness = Harness.current
+        let cart = Cart { harness?.noteAction(.append("cart.items", value: $0.id)) }
         let bestSellers = ProductListScreen(title: "Best sellers", products: [phone, phoneCase], cart: cart)
         let recommended = ProductListScreen(title: "Recommended", products: [phone], cart: cart)
         bestSellers.cells[0].tapAddToCart()
@@ -58,7 +59,8 @@ struct LegacyWiring {
     /// exactly one broadcast-as-command, and the cart shows the damage.
     @Test(.observerHarness(expecting: ["broadcast-as-command"]))
     func oneTapAddsThePhoneTwiceAndTheHarnessSaysWhy() {
-        let cart = Cart { Harness.current?.noteAction(.append("cart.items", value: $0.id)) }
+        let harness = Harness.current
+        let cart = Cart { harness?.noteAction(.append("cart.items", value: $0.id)) }
         twoLists(cart: cart).bestSellers.cells[0].tapAddToCart()
 
         #expect(cart.items == ["phone", "phone"])
@@ -68,13 +70,13 @@ struct LegacyWiring {
     /// in the app's source, with the fix. Checked here inside
     /// `withKnownIssue`, so the trait leaves the check to the test.
     @Test func theFailurePointsAtThePostInTheCell() throws {
-        let cart = Cart { Harness.current?.noteAction(.append("cart.items", value: $0.id)) }
+        let harness = try #require(Harness.current)
+        let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
         let lists = twoLists(cart: cart)
         lists.bestSellers.cells[0].tapAddToCart()
 
         let postLine = try appSourceLine(containing: "// bug: broadcast-as-command", in: "LegacyProductList.swift")
         // Any failure that is not this one fails the test; so does its absence.
-        let harness = try #require(Harness.current)
         withKnownIssue {
             assertFindings(harness, .none())
         } matching: { issue in
