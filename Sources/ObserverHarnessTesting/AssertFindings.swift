@@ -8,6 +8,12 @@ public struct FindingExpectation: Sendable {
     /// `threshold` fails.
     public var allowed: Set<String>
     public var threshold: Severity
+    /// Sites and rule-at-site pairs tolerated as well (the trait's `allowing:`).
+    var allowances: [FindingAllowance] = []
+
+    func allows(_ finding: Finding) -> Bool {
+        allowed.contains(finding.rule) || allowances.contains { $0.allows(finding) }
+    }
 
     /// No finding at or above `threshold` except the `allowed` rules.
     public static func none(allowing allowed: Set<String> = [], atOrAbove threshold: Severity = .warning)
@@ -43,6 +49,7 @@ public func assertFindings(
     _ harness: Harness, _ expectation: FindingExpectation = .none(),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> Report {
+    HarnessedTest.running?.noteChecked(harness)
     let report = harness.analyze()
     let here = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     check(report, expectation, here: here)
@@ -58,28 +65,45 @@ public func assertFindings(
 }
 
 private func check(_ report: Report, _ expectation: FindingExpectation, here: CodeLocation) {
+    for failure in expectationFailures(report, expectation) {
+        recordFailure(failure.message, at: failure.location ?? here)
+    }
+}
+
+/// One failure of a findings check: at the finding's site, or nil where the
+/// check was made (an expected finding that is missing).
+struct ExpectationFailure {
+    var message: String
+    var location: CodeLocation?
+}
+
+/// What fails `expectation` in `report`: each unexpected finding at or above
+/// the threshold, and each expected one that is missing.
+func expectationFailures(_ report: Report, _ expectation: FindingExpectation) -> [ExpectationFailure] {
     var remaining = expectation.required
     var unexpected: [Finding] = []
     for finding in report.findings where finding.severity >= expectation.threshold {
         if let count = remaining[finding.rule], count > 0 {
             remaining[finding.rule] = count - 1
-        } else if !expectation.allowed.contains(finding.rule) {
+        } else if !expectation.allows(finding) {
             unexpected.append(finding)
         }
     }
+    var failures: [ExpectationFailure] = []
     for finding in unexpected {
         var message = [finding.line(withSite: false), finding.fixLine].compactMap { $0 }.joined(separator: "\n")
-        if expectation.required[finding.rule] != nil {
-            message +=
-                "\n(expected \(expectation.required[finding.rule]!) \(finding.rule) finding(s); this is one more)"
+        if let expected = expectation.required[finding.rule] {
+            message += "\n(expected \(expected) \(finding.rule) finding(s); this is one more)"
         }
-        recordFailure(message, at: finding.site?.codeLocation ?? here)
+        failures.append(ExpectationFailure(message: message, location: finding.site?.codeLocation))
     }
     for (rule, missing) in remaining.sorted(by: { $0.key < $1.key }) where missing > 0 {
         let known =
             RuleCatalog.descriptor(id: rule) == nil ? " (no rule has this id; `harness-cli rules` lists them)" : ""
-        recordFailure(
-            "expected \(missing) more \(rule) finding(s), but the harness reported "
-                + "\(expectation.required[rule]! - missing)\(known)", at: here)
+        failures.append(
+            ExpectationFailure(
+                message: "expected \(missing) more \(rule) finding(s), but the harness reported "
+                    + "\(expectation.required[rule]! - missing)\(known)", location: nil))
     }
+    return failures
 }

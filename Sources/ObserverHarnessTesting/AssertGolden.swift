@@ -101,10 +101,14 @@ public func assertGolden(
 }
 
 private func writeArtifact(_ text: String, named name: String) -> String? {
-    let environment = ProcessInfo.processInfo.environment
-    let folder =
-        environment["OBSERVER_HARNESS_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
-        ?? FileManager.default.temporaryDirectory.appendingPathComponent("observer-harness-artifacts")
-    guard let file = GoldenFile(named: name, in: folder) else { return nil }
+    guard let file = GoldenFile(named: name, in: artifactsFolder()) else { return nil }
     return (try? file.write(text)).map { file.url.path }
+}
+
+/// Where failing tests leave files for people and CI to pick up:
+/// `OBSERVER_HARNESS_ARTIFACTS`, or `observer-harness-artifacts` in the
+/// temporary folder.
+func artifactsFolder() -> URL {
+    ProcessInfo.processInfo.environment["OBSERVER_HARNESS_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("observer-harness-artifacts")
 }

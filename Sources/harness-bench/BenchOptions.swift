@@ -18,7 +18,7 @@ struct BenchOptions {
 
     /// The measurements, in the order they run.
     enum Section: String, CaseIterable {
-        case post, small, memory, analysis, trace, replays, interface, store
+        case post, small, trait, memory, analysis, trace, replays, interface, store
     }
 
     var mode: Mode = .full
@@ -33,7 +33,8 @@ struct BenchOptions {
         USAGE: harness-bench [--json] [--quick] [--only SECTION,...]
 
         Measures ObserverHarness: post cost against Foundation's NotificationCenter and a
-        locked closure array, memory per recorded event, analysis throughput, trace
+        locked closure array, the per-test cost of a harness and of the test trait, memory
+        per recorded event, analysis throughput, trace
         write/read throughput and `harness-cli analyze` wall time, and the replays
         exploration needs to find one conflicting pair. Build in release mode:
 
@@ -43,8 +44,8 @@ struct BenchOptions {
           --json    print the results as JSON instead of a table
           --quick   small sizes, a few seconds in all (what CI runs; not for comparing)
           --only SECTION,...
-                    run only these of post, small, memory, analysis, trace, replays, interface,
-                    store
+                    run only these of post, small, trait, memory, analysis, trace, replays,
+                    interface, store
           --store-sizes N,...
                     the store shape's subscriber counts (default 10,1000,3000,10000)
           --write-trace N PATH
@@ -65,7 +66,7 @@ struct BenchOptions {
                 let chosen = names.compactMap { Section(rawValue: String($0)) }
                 guard !chosen.isEmpty, chosen.count == names.count else {
                     throw UsageError(
-                        message: "--only takes sections from post, small, memory, analysis, trace, "
+                        message: "--only takes sections from post, small, trait, memory, analysis, trace, "
                             + "replays, interface, store")
                 }
                 sections = Section.allCases.filter(chosen.contains)

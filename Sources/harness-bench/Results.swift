@@ -5,6 +5,7 @@ struct Results {
     // Empty or nil: the section was not run (`--only`).
     var post: [PostBenchmark.Row] = []
     var small: SmallTestBenchmark.Result?
+    var trait: TraitBenchmark.Result?
     var memory: MemoryBenchmark.Result?
     var analysis: [AnalysisBenchmark.Row] = []
     var trace: TraceBenchmark.Result?
@@ -39,6 +40,13 @@ struct Results {
                     description: "small test: at most 12 us more than on Foundation",
                     measured: format(small.overheadMicroseconds, "%.1f us"),
                     met: small.overheadMicroseconds <= 12))
+        }
+        if let trait {
+            targets.append(
+                Target(
+                    description: "test trait, small test: at most 12 us more than without it",
+                    measured: format(trait.smallOverheadMicroseconds, "%.1f us"),
+                    met: trait.smallOverheadMicroseconds <= 12))
         }
         if let memory {
             targets.append(

@@ -32,6 +32,12 @@ extension Results {
             value["small_test_foundation_us"] = .double(rounded(small.foundationMicroseconds, 2))
             value["small_test_overhead_us"] = .double(rounded(small.overheadMicroseconds, 2))
         }
+        if let trait {
+            value["trait_empty_test_overhead_us"] = .double(rounded(trait.emptyOverheadMicroseconds, 2))
+            value["trait_small_test_us"] = .double(rounded(trait.smallOnMicroseconds, 2))
+            value["trait_small_test_off_us"] = .double(rounded(trait.smallOffMicroseconds, 2))
+            value["trait_small_test_overhead_us"] = .double(rounded(trait.smallOverheadMicroseconds, 2))
+        }
         if let memory {
             value["bytes_per_event"] = .double(rounded(memory.recorderBytesPerEvent, 2))
             value["peak_rss_bytes_per_event"] = memory.peakRSSBytesPerEvent.map { .double(rounded($0, 2)) } ?? .null
@@ -64,6 +70,7 @@ extension Results {
         #endif
         if !post.isEmpty { out += postSection }
         if let small { out += Self.smallSection(small) }
+        if let trait { out += Self.traitSection(trait) }
         if let memory { out += Self.memorySection(memory) }
         if !analysis.isEmpty { out += analysisSection }
         if let trace { out += Self.traceSection(trace) }
@@ -108,6 +115,22 @@ extension Results {
                         format(small.instrumentedMicroseconds, "%.1f"), format(small.foundationMicroseconds, "%.1f"),
                         format(small.overheadMicroseconds, "%.1f"),
                     ]
+                ])
+    }
+
+    private static func traitSection(_ trait: TraitBenchmark.Result) -> String {
+        "\nTest trait (a harness per test, its scope, analyze() and the findings check), us per test\n"
+            + columns(
+                ["test", "with the trait", "without", "overhead"],
+                [
+                    [
+                        "empty", format(trait.emptyOnMicroseconds, "%.1f"), format(trait.emptyOffMicroseconds, "%.2f"),
+                        format(trait.emptyOverheadMicroseconds, "%.1f"),
+                    ],
+                    [
+                        "3 registries, 5 observers, 5 posts", format(trait.smallOnMicroseconds, "%.1f"),
+                        format(trait.smallOffMicroseconds, "%.1f"), format(trait.smallOverheadMicroseconds, "%.1f"),
+                    ],
                 ])
     }
 

@@ -50,6 +50,9 @@ do {
     if starting(.small, "small-test overhead") {
         results.small = SmallTestBenchmark(options: options).run()
     }
+    if starting(.trait, "test-trait cost per test") {
+        results.trait = TraitBenchmark(options: options).run()
+    }
     if starting(.memory, "memory per event (\(sizeLabel(options.memoryEvents)) events in a child process)") {
         results.memory = MemoryBenchmark(options: options).run()
     }

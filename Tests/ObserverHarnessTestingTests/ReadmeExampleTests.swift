@@ -17,16 +17,19 @@ final class ProductList {
     deinit { if let token { center.removeObserver(token) } }
 }
 
-// The test: inside the scope, the harness's registries stand in for the default ones.
-@Test func oneTapAddsTheProductOnce() {
-    let harness = Harness()
-    let lists = withObserverHarness(harness) {
-        let addToCart: @Sendable () -> Void = { harness.noteAction(.increment("cart.count")) }  // the handler's effect
+// The tests: one line runs each of them under a harness of its own, whose
+// registries stand in for the default ones; its findings fail the test at the app's line.
+@Suite(.observerHarness)
+struct CartTests {
+    // The bug, expected: one post makes 2 receivers each increment "cart.count".
+    // Without `expecting:`, the test fails at the post line with the fix, the report attached.
+    @Test(.observerHarness(expecting: ["broadcast-as-command"]))
+    func oneTapAddsTheProductOnce() {
+        // The handler's effect, noted on the test's harness.
+        let harness = Harness.current
+        let addToCart: @Sendable () -> Void = { harness?.noteAction(.increment("cart.count")) }
         let lists = [ProductList(onAdd: addToCart), ProductList(onAdd: addToCart)]
         Observers.center.post(name: .addToCart, object: nil)
-        return lists
+        _ = lists
     }
-    // The bug, expected: one post made 2 receivers each increment "cart.count".
-    assertFindings(harness, .exactly(["broadcast-as-command"]))
-    _ = lists
 }

@@ -36,6 +36,7 @@ public final class Harness: Sendable {
         self.posts = posts
         recorder = Recorder()
         registries = HarnessRegistries(recorder: recorder, posts: posts)
+        registries.owner = self
     }
 
     deinit {

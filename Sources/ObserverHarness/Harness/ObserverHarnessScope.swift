@@ -53,6 +53,14 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     let serial = HarnessRegistries.nextSerial()
     private let lock = Lock()
     private var scopeCenter: InstrumentedNotificationCenter?  // guarded by `lock`; made on first use
+    /// The harness these registries belong to, for `Harness.current`; weak, as
+    /// the harness holds its registries.
+    private weak var _owner: Harness?  // guarded by `lock`
+
+    var owner: Harness? {
+        get { lock.withLock { _owner } }
+        set { lock.withLock { _owner = newValue } }
+    }
 
     private let posts: Harness.PostThread
 

@@ -112,13 +112,15 @@ public final class DownloadBadge: DownloadObserver {
     }
 }
 
-/// "3.2 GB used" in Settings: watches downloads, and never stops.
+/// "3.2 GB used" in Settings: watches downloads, and never stops. The
+/// manager's list holds its observers weakly, so a meter that goes away
+/// without removing itself is dropped by design: no finding.
 @MainActor
 public final class StorageMeter: DownloadObserver {
     public private(set) var episodes = 0
 
     public init(manager: DownloadManager) {
-        manager.addObserver(self)  // bug: dangling-registration
+        manager.addObserver(self)
     }
 
     public func downloadDidFinish(_ episode: Episode) {
@@ -126,24 +128,29 @@ public final class StorageMeter: DownloadObserver {
     }
 }
 
-/// Downloads the next episode when one finishes, once: it stops watching from
-/// inside the callback, while the manager is still going through its list.
+/// Downloads the next episode when one finishes, once: it stops watching
+/// (its own removal, which the list allows) and, while the manager is still
+/// going through its list, registers the next episode's row with it.
 @MainActor
 public final class AutoDownloadNext: DownloadObserver {
     public private(set) var queued: [String] = []
     private let manager: DownloadManager
     private let next: Episode
+    /// The row that follows the next episode's download.
+    public let nextRow: DownloadBadge
 
     public init(manager: DownloadManager, next: Episode) {
         self.manager = manager
         self.next = next
+        nextRow = DownloadBadge(manager: manager)
         manager.addObserver(self)
     }
 
     public func downloadDidFinish(_ episode: Episode) {
-        manager.removeObserver(self)  // bug: mutation-during-notify
+        manager.removeObserver(self)
         queued.append(next.id)
         manager.start(next)
+        manager.addObserver(nextRow)  // bug: mutation-during-notify
     }
 }
 

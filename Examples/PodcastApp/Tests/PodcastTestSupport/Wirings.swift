@@ -17,7 +17,7 @@ public enum Wirings {
         var tracked: [Wiring] = []
         if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) { tracked = [observationNotRearmed] }
         return [
-            notifyAfterDealloc, danglingRegistration, strongObserverList, strongDelegate, blockCapturingSelf,
+            notifyAfterDealloc, strongObserverList, strongDelegate, blockCapturingSelf,
             blockCapturingSelfInAWrapper, observedObjectDeallocated, discardedToken,
         ] + typed
             + [

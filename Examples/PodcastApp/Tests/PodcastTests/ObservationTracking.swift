@@ -1,8 +1,9 @@
+import ObserverHarnessTesting
 import PodcastTestSupport
 import Testing
 
 @MainActor
-@Suite struct ObservationTracking {
+@Suite(.observerHarness(failingAt: .note)) struct ObservationTracking {
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test func chapterTitleObservesOnceAndMissesTheNextChapter() throws {
         try expectCaught(Wirings.observationNotRearmed)

@@ -8,47 +8,40 @@ import Testing
 private let phone = Product(id: "phone", name: "Phone")
 private let phoneCase = Product(id: "case", name: "Case")
 
-/// The app code knows nothing of the harness: each test runs it inside
-/// `withObserverHarness`, which puts the harness's registries behind
-/// `Observers.center` and every `DelegateSlot` the app makes. The tests run in
-/// parallel and never see each other's events.
+/// The app code knows nothing of the harness, and neither do most tests: the
+/// `.observerHarness` trait runs each test in a fresh harness's scope, which
+/// puts its registries behind `Observers.center` and every `DelegateSlot` the
+/// app makes, and fails the test on its findings at the app's line. The tests
+/// run in parallel and never see each other's events.
 @MainActor
+@Suite(.observerHarness)
 struct CleanWiring {
-    let harness = Harness(name: "shop")
-
     @Test func oneTapAddsTheProductOnceAndNothingIsReported() {
-        let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
-        let (bestSellers, recommended) = withObserverHarness(harness) {
-            let lists = (
-                ProductListScreen(title: "Best sellers", products: [phone, phoneCase], cart: cart),
-                ProductListScreen(title: "Recommended", products: [phone], cart: cart)
-            )
-            lists.0.cells[0].tapAddToCart()
-            Observers.center.post(name: .productDidUpdate, object: nil)
-            return lists
-        }
+        let harness = Harness.current
+        let cart = Cart { harness?.noteAction(.append("cart.items", value: $0.id)) }
+        let bestSellers = ProductListScreen(title: "Best sellers", products: [phone, phoneCase], cart: cart)
+        let recommended = ProductListScreen(title: "Recommended", products: [phone], cart: cart)
+        bestSellers.cells[0].tapAddToCart()
+        Observers.center.post(name: .productDidUpdate, object: nil)
 
         #expect(cart.items == ["phone"])
         #expect(bestSellers.reloads == 1 && recommended.reloads == 1)
-        assertFindings(harness, .none())
     }
 
-    @Test func closedScreensAreFreedWithTheirCells() {
-        withObserverHarness(harness) {
-            var screen: ProductListScreen? = ProductListScreen(title: "Best sellers", products: [phone], cart: Cart())
-            harness.noteReleased(screen!)
-            harness.noteReleased(screen!.cells[0])
-            screen = nil
-            Observers.center.post(name: .productDidUpdate, object: nil)
-        }
+    @Test func closedScreensAreFreedWithTheirCells() throws {
+        let harness = try #require(Harness.current)
+        var screen: ProductListScreen? = ProductListScreen(title: "Best sellers", products: [phone], cart: Cart())
+        harness.noteReleased(screen!)
+        harness.noteReleased(screen!.cells[0])
+        screen = nil
+        Observers.center.post(name: .productDidUpdate, object: nil)
 
         assertNoLeaks(harness)
-        assertFindings(harness, .none())
     }
 
-    /// Without the scope, a test can inject the harness's center instead.
-    @Test func productUpdatesReachEveryScreenThroughAnInjectedCenter() {
-        let center = harness.notificationCenter()
+    /// A test can inject the harness's center instead of relying on the scope.
+    @Test func productUpdatesReachEveryScreenThroughAnInjectedCenter() throws {
+        let center = try #require(Harness.current).notificationCenter()
         let screens = [
             ProductListScreen(title: "Best sellers", products: [phone], cart: Cart(), center: center),
             ProductListScreen(title: "Recommended", products: [phone], cart: Cart(), center: center),
@@ -56,33 +49,31 @@ struct CleanWiring {
         center.post(name: .productDidUpdate, object: nil)
 
         #expect(screens.map(\.reloads) == [1, 1])
-        assertFindings(harness, .none())
     }
 }
 
 @MainActor
+@Suite(.observerHarness)
 struct LegacyWiring {
-    let harness = Harness(name: "shop")
-
-    /// A test can state the bug it expects: this wiring must report exactly one
-    /// broadcast-as-command, and the cart shows the damage.
-    @Test func oneTapAddsThePhoneTwiceAndTheHarnessSaysWhy() {
-        let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
-        withObserverHarness(harness) {
-            twoLists(cart: cart).bestSellers.cells[0].tapAddToCart()
-        }
+    /// A test can state the bug it demonstrates: this wiring must report
+    /// exactly one broadcast-as-command, and the cart shows the damage.
+    @Test(.observerHarness(expecting: ["broadcast-as-command"]))
+    func oneTapAddsThePhoneTwiceAndTheHarnessSaysWhy() {
+        let harness = Harness.current
+        let cart = Cart { harness?.noteAction(.append("cart.items", value: $0.id)) }
+        twoLists(cart: cart).bestSellers.cells[0].tapAddToCart()
 
         #expect(cart.items == ["phone", "phone"])
-        assertFindings(harness, .exactly(["broadcast-as-command"]))
     }
 
-    /// Without that expectation the assertion fails once, at the cell's post
-    /// line in the app's source, with the fix.
+    /// Without that expectation the test fails once, at the cell's post line
+    /// in the app's source, with the fix. Checked here inside
+    /// `withKnownIssue`, so the trait leaves the check to the test.
     @Test func theFailurePointsAtThePostInTheCell() throws {
+        let harness = try #require(Harness.current)
         let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
-        withObserverHarness(harness) {
-            twoLists(cart: cart).bestSellers.cells[0].tapAddToCart()
-        }
+        let lists = twoLists(cart: cart)
+        lists.bestSellers.cells[0].tapAddToCart()
 
         let postLine = try appSourceLine(containing: "// bug: broadcast-as-command", in: "LegacyProductList.swift")
         // Any failure that is not this one fails the test; so does its absence.
@@ -96,13 +87,14 @@ struct LegacyWiring {
     }
 
     /// The strong cell delegate keeps a closed screen alive; the leak check
-    /// names the delegate slot and points at the line that set it.
-    @Test func aClosedScreenLeaksThroughItsCellsStrongDelegate() throws {
-        withObserverHarness(harness) {
-            var list: LegacyProductList? = LegacyProductList(title: "Best sellers", products: [phone], cart: Cart())
-            harness.noteReleased(list!)
-            list = nil
-        }
+    /// names the delegate slot and points at the line that set it, and the
+    /// findings report the same leak, expected here.
+    @Test(.observerHarness(expecting: ["registration-keeps-observer-alive"]))
+    func aClosedScreenLeaksThroughItsCellsStrongDelegate() throws {
+        let harness = try #require(Harness.current)
+        var list: LegacyProductList? = LegacyProductList(title: "Best sellers", products: [phone], cart: Cart())
+        harness.noteReleased(list!)
+        list = nil
 
         let setLine = try appSourceLine(containing: "// bug: strong delegate", in: "LegacyProductList.swift")
         withKnownIssue {

@@ -4,30 +4,27 @@ import ObserverHarnessTesting
 import Shop
 import XCTest
 
-/// The same checks as `ShopTests`, for suites still on XCTest: the assertions
-/// report through `XCTFail` when no Swift Testing test is running.
-final class ShopWiringXCTests: XCTestCase {
+/// The same checks as `ShopTests`, for suites still on XCTest: the base class
+/// runs each test in a fresh harness's scope and fails it on its findings.
+final class ShopWiringXCTests: ObserverHarnessTestCase {
     private let phone = Product(id: "phone", name: "Phone")
 
-    @MainActor func testCleanWiringAddsOnceAndReportsNothing() async {
-        let harness = Harness(name: "shop")
+    @MainActor func testCleanWiringAddsOnceAndReportsNothing() async throws {
+        let harness = try XCTUnwrap(Harness.current)
         let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
-        let lists = withObserverHarness(harness) {
-            [
-                ProductListScreen(title: "Best sellers", products: [phone], cart: cart),
-                ProductListScreen(title: "Recommended", products: [phone], cart: cart),
-            ]
-        }
+        let lists = [
+            ProductListScreen(title: "Best sellers", products: [phone], cart: cart),
+            ProductListScreen(title: "Recommended", products: [phone], cart: cart),
+        ]
         lists[0].cells[0].tapAddToCart()
 
         XCTAssertEqual(cart.items, ["phone"])
-        assertFindings(harness, .none())
         assertNoLeaks(harness)
     }
 
     @MainActor func testLegacyWiringFailsAtThePostLine() async throws {
-        let (harness, cart, lists) = legacyShop()
-        withObserverHarness(harness) { lists[0].cells[0].tapAddToCart() }
+        let (harness, cart, lists) = try legacyShop()
+        lists[0].cells[0].tapAddToCart()
         XCTAssertEqual(cart.items, ["phone", "phone"])
 
         let failures = capturingFailures { assertFindings(harness, .none()) }
@@ -39,19 +36,18 @@ final class ShopWiringXCTests: XCTestCase {
         XCTAssertEqual(failures.first?.description.contains("broadcast-as-command"), true)
     }
 
-    @MainActor func testExpectedFindingPassesOnTheLegacyWiring() async {
-        let (harness, _, lists) = legacyShop()
-        withObserverHarness(harness) { lists[1].cells[0].tapAddToCart() }
-        assertFindings(harness, .exactly(["broadcast-as-command"]))
+    @MainActor func testExpectedFindingPassesOnTheLegacyWiring() async throws {
+        expectFindings(["broadcast-as-command"])
+        let (_, _, lists) = try legacyShop()
+        lists[1].cells[0].tapAddToCart()
     }
 
-    /// Two legacy lists showing the same phone, and the cart they both add to,
-    /// made with the harness's registries in place.
-    @MainActor private func legacyShop() -> (Harness, Cart, [LegacyProductList]) {
-        let harness = Harness(name: "shop")
+    /// Two legacy lists showing the same phone, and the cart they both add to.
+    @MainActor private func legacyShop() throws -> (Harness, Cart, [LegacyProductList]) {
+        let harness = try XCTUnwrap(Harness.current)
         let cart = Cart { harness.noteAction(.append("cart.items", value: $0.id)) }
-        let lists = withObserverHarness(harness) {
-            ["Best sellers", "Recommended"].map { LegacyProductList(title: $0, products: [phone], cart: cart) }
+        let lists = ["Best sellers", "Recommended"].map {
+            LegacyProductList(title: $0, products: [phone], cart: cart)
         }
         return (harness, cart, lists)
     }

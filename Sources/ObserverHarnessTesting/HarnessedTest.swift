@@ -1,0 +1,95 @@
+import Foundation
+import ObserverHarness
+
+/// One test run under its own harness, whichever framework runs it: the
+/// `.observerHarness` trait and ``ObserverHarnessTestCase`` each make one per
+/// test, case and repetition, run the test in its scope, then `finish()` it.
+final class HarnessedTest: Sendable {
+    let harness: Harness
+    private let checkedByTest = Flag()
+
+    /// The harnessed test the current task runs, if any.
+    @TaskLocal static var running: HarnessedTest?
+
+    init(named name: String, posts: Harness.PostThread) {
+        harness = Harness(name: name, posts: posts)
+    }
+
+    /// Runs `body` in the harness's scope.
+    func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try HarnessedTest.$running.withValue(self) { try withObserverHarness(harness, operation: body) }
+    }
+
+    /// The `async` form of ``run(_:)``.
+    func run<Result>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result)
+        async rethrows -> Result
+    {
+        try await HarnessedTest.$running.withValue(
+            self, operation: { try await withObserverHarness(harness, operation: body) }, isolation: isolation)
+    }
+
+    /// An `assertFindings` call on `harness` made by the test itself: the test
+    /// has checked the findings its own way (inside `withKnownIssue`, say),
+    /// so the end-of-test check stands back.
+    func noteChecked(_ checked: Harness) {
+        if checked === harness { checkedByTest.set() }
+    }
+
+    /// The end of the test: the analysis and what fails `options`, unless
+    /// the test checked the findings itself.
+    func finish(_ options: ObserverHarnessOptions) -> (report: Report, failures: [ExpectationFailure])? {
+        guard !checkedByTest.isSet else { return nil }
+        let report = harness.analyze()
+        return (report, expectationFailures(report, options.expectation))
+    }
+
+    /// The files to put beside a failure: the JSON report, and the trace when `options` ask.
+    func artifacts(for report: Report, named name: String, _ options: ObserverHarnessOptions) -> [ReportArtifact] {
+        var artifacts = [ReportArtifact(name: "\(name).observer-harness.json", bytes: Array(report.jsonText().utf8))]
+        if options.attachesTrace {
+            artifacts.append(
+                ReportArtifact(
+                    name: "\(name).observer-harness.trace.jsonl",
+                    bytes: Array(harness.recording().traceData(name: harness.name))))
+        }
+        return artifacts
+    }
+}
+
+/// A file shown beside a failing test: attached in Swift Testing, written to
+/// the artifacts folder under XCTest.
+package struct ReportArtifact: Sendable, Equatable {
+    package var name: String
+    package var bytes: [UInt8]
+
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Sees every artifact a failing harnessed test produces, in addition to
+    /// its attachment or file: how the package's tests check them without
+    /// running `swift test --attachments-path` in a child process.
+    @TaskLocal package static var observer: (@Sendable (ReportArtifact) -> Void)?
+}
+
+/// A file name made of `name`: letters, digits, `.`, `-` and `_` kept, runs of
+/// anything else one `_`.
+func artifactFileName(_ name: String) -> String {
+    var result = ""
+    for character in name {
+        if character.isASCII, character.isLetter || character.isNumber || "._-".contains(character) {
+            result.append(character)
+        } else if !result.hasSuffix("_") {
+            result.append("_")
+        }
+    }
+    while result.hasSuffix("_") { result.removeLast() }
+    return result.isEmpty ? "test" : result
+}
+
+/// Set once, read from any thread.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false  // guarded by `lock`
+
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import ObserverHarness
+import ObserverHarnessTesting
+import XCTest
+
+/// Tests that only changed their superclass: each runs under its own harness,
+/// `setUp` included, and passes when the app is clean.
+final class ObserverHarnessTestCaseTests: ObserverHarnessTestCase {
+    private var harnessInSetUp: Harness?
+
+    override func setUp() {
+        super.setUp()
+        harnessInSetUp = Harness.current
+        XCTAssertEqual(Harness.current?.eventCount, 0, "a fresh harness for every test")
+    }
+
+    func testACleanTestPassesAndItsHarnessSawTheApp() throws {
+        playAndCloseAScreen()
+        let harness = try XCTUnwrap(Harness.current)
+        XCTAssertTrue(harness === self.harness)
+        XCTAssertTrue(harness === harnessInSetUp)
+        XCTAssertGreaterThan(harness.eventCount, 0)
+    }
+
+    func testAnAsyncTestKeepsItsHarnessAcrossAwaits() async throws {
+        let harness = try XCTUnwrap(Harness.current)
+        await Task.yield()
+        let counter = EpisodeCounter()
+        Playback.endEpisode()
+        XCTAssertTrue(Harness.current === harness)
+        XCTAssertEqual(counter.count, 1)
+    }
+
+    func testAThrowingTestRunsInTheScope() throws {
+        playAndCloseAScreen()
+        XCTAssertNotNil(try XCTUnwrap(Harness.current))
+    }
+
+    func testATestDemonstratingABugExpectsItsFinding() {
+        expectFindings(["duplicate-registration"])
+        showOneScreenTwice()
+    }
+
+    func testARuleOnTheAllowListIsTolerated() {
+        harnessOptions.allowed = ["duplicate-registration"]
+        showOneScreenTwice()
+    }
+
+    func testASiteOnTheAllowListIsTolerated() {
+        harnessOptions.allowed = [.site("HarnessedApp.swift:\(NowPlayingScreens.registrationLine)")]
+        showOneScreenTwice()
+    }
+
+    func testANoteDoesNotFailByDefault() {
+        Playback.endEpisode()
+    }
+
+    func testExistingAssertionsOnTheTestsOwnHarnessKeepWorking() {
+        let own = Harness()
+        withObserverHarness(own) { showOneScreenTwice() }
+        assertFindings(own, .exactly(["duplicate-registration"]))
+        XCTAssertEqual(harness?.eventCount, 0)
+    }
+}
+
+/// Options for the whole class.
+final class ObserverHarnessTestCaseOptionsTests: ObserverHarnessTestCase {
+    override class var observerHarnessOptions: ObserverHarnessOptions { ObserverHarnessOptions(failingAt: .error) }
+
+    func testAWarningDoesNotFailUnderTheClassesErrorThreshold() {
+        NowPlayingScreens().disappear(PlayerScreen())
+    }
+}
+
+final class ObserverHarnessTestCaseOffTests: ObserverHarnessTestCase {
+    override class var observerHarnessOptions: ObserverHarnessOptions { ObserverHarnessOptions(isEnabled: false) }
+
+    func testATestCanRunWithoutTheHarness() {
+        XCTAssertNil(Harness.current)
+        XCTAssertNil(harness)
+    }
+}
+
+/// Tests the harness must fail: `invokeTest` captures the failures the test
+/// records and hands them to the check the test left in `verify`.
+final class FailingObserverHarnessTestCaseTests: ObserverHarnessTestCase {
+    struct Failure {
+        let description: String
+        let file: String
+        let line: Int
+    }
+
+    private var captured: [Failure]?
+    private var verify: (([Failure]) throws -> Void)?
+
+    override func invokeTest() {
+        captured = []
+        super.invokeTest()
+        let failures = captured ?? []
+        captured = nil
+        guard let verify else { return XCTFail("the test left no check of its failures") }
+        XCTAssertNoThrow(try verify(failures))
+    }
+
+    func testAMisuseFailsAtTheAppsLineWithThePathOfTheReport() {
+        showOneScreenTwice()
+        verify = { failures in
+            XCTAssertEqual(failures.count, 1)
+            let failure = try XCTUnwrap(failures.first)
+            XCTAssertTrue(failure.file.hasSuffix("HarnessedApp.swift"), failure.file)
+            XCTAssertEqual(failure.line, NowPlayingScreens.registrationLine)
+            XCTAssertTrue(failure.description.contains("[duplicate-registration]"), failure.description)
+            XCTAssertTrue(failure.description.contains("fix: "), failure.description)
+            let path = try XCTUnwrap(Self.reportPaths(in: failure.description).first)
+            XCTAssertTrue(path.hasSuffix(".observer-harness.json"), path)
+            let report = try String(contentsOfFile: path, encoding: .utf8)
+            XCTAssertTrue(report.contains(#""rule": "duplicate-registration""#), report)
+        }
+    }
+
+    func testTheTraceIsWrittenWhenAsked() {
+        harnessOptions.attachesTrace = true
+        showOneScreenTwice()
+        verify = { failures in
+            let paths = Self.reportPaths(in: try XCTUnwrap(failures.first).description)
+            XCTAssertEqual(paths.count, 2)
+            let trace = try String(contentsOfFile: try XCTUnwrap(paths.last), encoding: .utf8)
+            XCTAssertTrue(trace.hasPrefix(#"{"format":"observer-harness-trace""#), trace)
+        }
+    }
+
+    func testAMissingExpectedFindingFailsWhereItWasExpected() {
+        let expectedLine = #line + 1
+        expectFindings(["duplicate-registration"])
+        playAndCloseAScreen()
+        verify = { failures in
+            XCTAssertEqual(failures.count, 1)
+            XCTAssertEqual(failures.first?.line, expectedLine)
+            XCTAssertEqual(failures.first?.file.hasSuffix("ObserverHarnessTestCaseTests.swift"), true)
+        }
+    }
+
+    func testANoteFailsUnderANoteThreshold() {
+        harnessOptions.threshold = .note
+        Playback.endEpisode()
+        verify = { failures in
+            XCTAssertEqual(failures.map(\.line), [Playback.postLine])
+            XCTAssertEqual(failures.first?.description.contains("[unobserved-post]"), true)
+        }
+    }
+
+    func testAnAllowanceForAnotherSiteDoesNotTolerateTheFinding() {
+        harnessOptions.allowed = [.site("SomewhereElse.swift")]
+        showOneScreenTwice()
+        verify = { failures in XCTAssertEqual(failures.map(\.line), [NowPlayingScreens.registrationLine]) }
+    }
+
+    private static func reportPaths(in description: String) -> [String] {
+        description.split(separator: "\n").compactMap { line in
+            let prefix = "observer harness report written to "
+            return line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : nil
+        }
+    }
+
+    #if canImport(Darwin)
+        override func record(_ issue: XCTIssue) {
+            guard captured != nil else { return super.record(issue) }
+            captured?.append(
+                Failure(
+                    description: issue.compactDescription,
+                    file: issue.sourceCodeContext.location?.fileURL.path ?? "",
+                    line: issue.sourceCodeContext.location?.lineNumber ?? 0))
+        }
+    #else
+        override func recordFailure(
+            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+        ) {
+            guard captured != nil else {
+                return super.recordFailure(
+                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            }
+            captured?.append(Failure(description: description, file: filePath, line: lineNumber))
+        }
+    #endif
+}
