@@ -101,7 +101,7 @@ struct DiscardedTokenRule: Rule {
         into findings: inout [Finding]
     ) {
         guard let dropped = registration.tokenDropSequence, registration.removeSequence == dropped,
-            droppedAtOnce(registration, dropped, trace)
+            Self.droppedAtOnce(registration, dropped, trace)
         else { return }
         if trace.registryKind(registration.registry) == .property {
             findings.append(
@@ -129,7 +129,7 @@ struct DiscardedTokenRule: Rule {
 
     /// Nothing the registering thread did, and no delivery, came between the
     /// add and the drop (bookkeeping events aside).
-    private func droppedAtOnce(
+    static func droppedAtOnce(
         _ registration: TraceIndex.RegistrationRecord, _ dropped: Int,
         _ trace: TraceIndex
     ) -> Bool {
