@@ -146,7 +146,9 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             }
         }
         var byObserver: [UInt32: [Int]] = [:]
-        for sequence in armed.values.sorted() { byObserver[trace.events[sequence].object, default: []].append(sequence) }
+        for sequence in armed.values.sorted() {
+            byObserver[trace.events[sequence].object, default: []].append(sequence)
+        }
         return byObserver
     }
 
