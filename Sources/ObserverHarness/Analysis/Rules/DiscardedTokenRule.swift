@@ -9,7 +9,9 @@ struct DiscardedTokenRule: Rule {
             rest of the process, with whatever it captured. A typed-message token (Foundation's \
             ObservationToken, from addObserver(of:for:using:)) is the opposite: Foundation removes the observer \
             when the token goes, so a token dropped at once leaves an observer that never fires; so does a \
-            property observation (`_ = property.observe { … }`, like KVO's NSKeyValueObservation).
+            property observation (`_ = property.observe { … }`, like KVO's NSKeyValueObservation). At once means \
+            that nothing but object creation (and deallocations) came between the registration and the drop: \
+            no post, no delivery, no work on shared state, no release, no other registration.
             """,
         fix: "Store the token (a property of the observing object) and remove it when done; "
             + "do not overwrite a stored token without removing it first.",

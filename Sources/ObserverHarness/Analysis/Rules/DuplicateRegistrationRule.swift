@@ -11,7 +11,11 @@ struct DuplicateRegistrationRule: Rule {
             only in deinit. A block registration has no observer; in live tests it counts as its token's owner's \
             (the tracked object whose stored properties, arrays or dictionaries hold the token, directly or \
             inside wrapper objects the harness does not track, such as a bag of subscriptions) when the owner \
-            added two blocks for the same name and sender at the same line.
+            added two blocks for the same name and sender at the same line. Each `withObservationTracking` is a \
+            registration of its own, and all of them fire: one observer tracking the same object and property \
+            twice before the first fired gets the next change twice (in scenarios' `observable` registries; live, \
+            the harness cannot tell what two calls at one line read). A typed observer whose token is dropped at \
+            once never fires (`discarded-token`), so it duplicates nothing.
             """,
         fix: "Register once (in init or viewDidLoad, not in a method that runs repeatedly), remove before "
             + "registering again, or de-duplicate in the registry.",
@@ -26,7 +30,19 @@ struct DuplicateRegistrationRule: Rule {
                     "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
                   { "op": "post", "registry": "center", "channel": "CartChanged" }
                 ]
-                """)
+                """),
+            RuleExample(
+                """
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
+                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:18" },
+                  ↓{ "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
+                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:18" },
+                  { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 1 }
+                ]
+                """, registries: #"{ "model": { "kind": "observable" } }"#),
         ],
         clean: [
             RuleExample(

@@ -11,7 +11,9 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             removal written in its deinit never runs, it keeps handling notifications after its screen is gone, \
             and it leaks. In live tests a block that captures the object while the object holds its token is found \
             by experiment: the harness detaches the released object's own block registrations one at a time and \
-            reports the one whose detaching frees it.
+            reports the one whose detaching frees it. `withObservationTracking` is the same: the model's \
+            registrar keeps an onChange that has not fired, and what it captures, so an observer captured \
+            strongly lives until the value changes (or the model goes).
             """,
         fix: "Hold observers weakly (a weak observer list, [weak self] in blocks, weak delegates), or remove the "
             + "registration when the observer is done — not in deinit, which never runs while the registry holds it.",
@@ -34,6 +36,16 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                   ↓{ "op": "release", "object": "screen" }
                 ]
                 """),
+            RuleExample(
+                """
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
+                    "handler": [ { "increment": "badge.refreshes" } ] },
+                  ↓{ "op": "release", "object": "badge" }
+                ]
+                """, registries: #"{ "model": { "kind": "observable" } }"#),
         ],
         clean: [
             RuleExample(
@@ -55,6 +67,16 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                   { "op": "release", "object": "hud" }
                 ]
                 """),
+            RuleExample(
+                """
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
+                    "hold": "weak", "handler": [ { "increment": "badge.refreshes" } ] },
+                  { "op": "release", "object": "badge" }
+                ]
+                """, registries: #"{ "model": { "kind": "observable" } }"#),
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
