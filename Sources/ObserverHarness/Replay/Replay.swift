@@ -48,11 +48,13 @@ final class Replay {
     private var tokens: [String: ScenarioToken] = [:]
     private var valueBoxes: [AnyObject] = []
     private var delegates: [DelegateKey: Registration<ReplayResponse>] = [:]
-    /// `observable` registries: every observer's tracking of an `object.property`
-    /// ever armed, in arming order, and the trackings armed now, in arming
-    /// order: each `observe` is one (one-shot: a firing disarms it).
-    private var trackings: [TrackingKey] = []
-    private var armedTrackings: [ArmedTracking] = []
+    /// `observable` registries, per observed object and property: the
+    /// observers that ever tracked it, in arming order, and the trackings
+    /// armed now, in arming order: each `observe` is one (one-shot: a firing
+    /// disarms it).
+    private var trackers: [TrackedProperty: [UInt32]] = [:]
+    private var trackerSet: Set<TrackingKey> = []
+    private var armedTrackings: [UInt32: [TrackedProperty: [ArmedTracking]]] = [:]
     private var state: [String: JSONValue] = [:]
     private var reads: [Outcome.Read: ValueSummary] = [:]
     /// Each key's value size (``ValueFingerprint/size``), kept as appends grow
@@ -180,7 +182,7 @@ final class Replay {
     func objectIsDeinitializing(name: String, id: UInt32, methods: [String: Handler]) {
         guard running else { return }
         // An observed model takes its registrar, and the onChanges it keeps, with it.
-        armedTrackings.removeAll { $0.key.object == id }
+        armedTrackings[id] = nil
         if let body = methods["deinit"], !aborted {
             run(body, frame: Frame(selfName: name, selfID: id, selfObject: nil, payload: .null, selfMethods: methods))
         }
@@ -534,15 +536,20 @@ final class Replay {
 
     // MARK: Observation tracking
 
-    private struct TrackingKey: Hashable {
+    /// What a `set` changes: one object's property, in one registry.
+    private struct TrackedProperty: Hashable {
         let registry: String
         let object: UInt32
         let property: String
+    }
+
+    private struct TrackingKey: Hashable {
+        let property: TrackedProperty
         let observer: UInt32
     }
 
     private struct ArmedTracking {
-        let key: TrackingKey
+        let observerID: UInt32
         let registration: UInt32
         let isolation: RegistrationIsolation
         let response: ReplayResponse
@@ -561,9 +568,7 @@ final class Replay {
             let objectName = observation.sender, let target = resolve(objectName, frame),
             let property = observation.channel
         else { return }
-        let key = TrackingKey(
-            registry: observation.registry, object: target.id, property: property,
-            observer: observer.id)
+        let tracked = TrackedProperty(registry: observation.registry, object: target.id, property: property)
         let hold = observation.hold ?? declaration.hold
         let isolation = ThreadContext.current.modelledPlace?.isolation ?? .nonisolated
         let name = "\(objectName == "self" ? frame?.selfName ?? objectName : objectName).\(property)"
@@ -573,15 +578,17 @@ final class Replay {
                 kind: .observationArm, flags: isolation.flags.union(EventFlags(hold: hold)), site: site,
                 registry: store.registryID, channel: recorder.intern(name), object: observer.id,
                 registration: registration))
-        if !trackings.contains(key) { trackings.append(key) }
+        if trackerSet.insert(TrackingKey(property: tracked, observer: observer.id)).inserted {
+            trackers[tracked, default: []].append(observer.id)
+        }
         let response: ReplayResponse =
             switch observation.response {
             case .handler(let handler): .handler(handler)
             case .method(let method): .method(method)
             }
-        armedTrackings.append(
+        armedTrackings[target.id, default: [:]][tracked, default: []].append(
             ArmedTracking(
-                key: key, registration: registration, isolation: isolation, response: response,
+                observerID: observer.id, registration: registration, isolation: isolation, response: response,
                 strong: hold == .strong ? observer.object : nil, observer: observer.object))
     }
 
@@ -596,26 +603,24 @@ final class Replay {
         let channel = recorder.intern(name)
         guard enter(registryID: store.registryID, channelID: channel, site: site) else { return }
         defer { leave(registryID: store.registryID, channelID: channel) }
-        func matches(_ key: TrackingKey) -> Bool {
-            key.registry == store.name && key.object == objectID && key.property == property
-        }
+        let tracked = TrackedProperty(registry: store.name, object: objectID, property: property)
         // The registrar takes this change's trackings before any onChange runs:
         // one armed during an onChange waits for the next change.
-        let firing = armedTrackings.filter { matches($0.key) }
-        armedTrackings.removeAll { matches($0.key) }
-        for key in trackings where matches(key) && !firing.contains(where: { $0.key == key }) {
+        let firing = armedTrackings[objectID]?.removeValue(forKey: tracked) ?? []
+        let firingObservers = Set(firing.map(\.observerID))
+        for observer in trackers[tracked] ?? [] where !firingObservers.contains(observer) {
             work += 1
             recorder.record(
                 Event(
                     kind: .observationChange, site: site, registry: store.registryID,
-                    channel: channel, object: key.observer))
+                    channel: channel, object: observer))
         }
         guard !firing.isEmpty else { return }
         let changes = firing.map { armed in
             recorder.record(
                 Event(
                     kind: .observationChange, site: site, registry: store.registryID,
-                    channel: channel, object: armed.key.observer, registration: armed.registration))
+                    channel: channel, object: armed.observerID, registration: armed.registration))
         }
         var order = Array(firing.indices)
         if firing.count > 1, scenario.registries[store.name]?.order != .registration {
@@ -634,7 +639,7 @@ final class Replay {
             let fire = recorder.record(
                 Event(
                     kind: .observationFire, flags: armed.isolation.deliveryFlags(at: place),
-                    registry: store.registryID, channel: channel, object: armed.key.observer,
+                    registry: store.registryID, channel: channel, object: armed.observerID,
                     registration: armed.registration, cause: changes[index]))
             // `[weak self]`: the onChange runs, and finds its observer gone.
             guard let object = armed.observer else { continue }
