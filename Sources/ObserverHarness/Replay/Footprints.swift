@@ -52,7 +52,7 @@ struct Footprints {
         var decisionByTracking: [UInt32: Int] = [:]
         let events = recording.events
         for (index, decision) in decisions.enumerated()
-        where events[decision.postSequence].kind == .observationChange {
+        where decision.postSequence < events.count && events[decision.postSequence].kind == .observationChange {
             for registration in decision.registrations { decisionByTracking[registration] = index }
         }
         for sequence in 0..<events.count {
@@ -134,7 +134,10 @@ struct Footprints {
         case .appRelease, .dealloc, .retain: (Resource(space: 2, id: event.object), .exclusive)
         case .asyncOpen, .asyncEnd: (Resource(space: 1, id: event.registry), .exclusive)
         case .asyncConsume, .messageDropped: (Resource(space: 2, id: event.object), .exclusive)
-        case .observationArm, .observationChange, .observationFire: (Resource(space: 1, id: event.registry), .exclusive)
+        // An onChange reaches its observer as a delivery does; arming and a
+        // change (which disarms) change the registrar.
+        case .observationFire: (Resource(space: 2, id: event.object), .read)
+        case .observationArm, .observationChange: (Resource(space: 1, id: event.registry), .exclusive)
         case .track, .step, .cycleCut, .settle: nil
         }
     }

@@ -228,6 +228,20 @@ extension ReplayTests {
             #expect(report.findings.isEmpty)
         }
 
+        @Test func independentOnChangesAreReorderedOnceNotExhaustively() throws {
+            let names = (1...8).map { "view\($0)" }
+            let creates = names.map { #"{ "op": "create", "object": "\#($0)" }"# }
+            let trackings = names.map { Self.tracking($0, handler: #"[ { "set": "\#($0).text", "value": "1" } ]"#) }
+            let report = try InlineScenario(
+                "[" + (#"{ "op": "create", "object": "cart" }"# + ",\n")
+                    + (creates + trackings + [Self.change])
+                    .joined(separator: ",\n") + "]",
+                registries: Self.registries
+            ).report()
+            #expect(report.findings.isEmpty)
+            #expect(report.replays <= 2)
+        }
+
         // MARK: Open points the format article decides
 
         /// An onChange that runs after another onChange set the property being
