@@ -181,8 +181,10 @@ final class Replay {
     /// records the deallocation.
     func objectIsDeinitializing(name: String, id: UInt32, methods: [String: Handler]) {
         guard running else { return }
-        // An observed model takes its registrar, and the onChanges it keeps, with it.
-        armedTrackings[id] = nil
+        // An observed model takes its registrar, and the onChanges it keeps, with
+        // it: after its deinit, so an observer they alone kept goes after it.
+        let registrar = armedTrackings.removeValue(forKey: id)
+        defer { withExtendedLifetime(registrar) {} }
         if let body = methods["deinit"], !aborted {
             run(body, frame: Frame(selfName: name, selfID: id, selfObject: nil, payload: .null, selfMethods: methods))
         }

@@ -91,6 +91,21 @@ extension ReplayTests {
             #expect(try scenario.baseline().objects(of: .dealloc) == ["cart", "badge"])
         }
 
+        @Test func anObserverOnlyTheModelKeptGoesWithTheModel() throws {
+            let scenario = InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "badge" },
+                  \(Self.tracking("badge")),
+                  { "op": "release", "object": "badge" },
+                  { "op": "release", "object": "cart" }
+                ]
+                """, registries: Self.registries)
+            #expect(try scenario.report().findings.isEmpty)
+            #expect(try scenario.baseline().objects(of: .dealloc) == ["cart", "badge"])
+        }
+
         @Test func anUnownedHoldIsRejected() {
             let scenario = InlineScenario(
                 """
