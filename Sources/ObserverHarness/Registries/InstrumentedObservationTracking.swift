@@ -124,11 +124,14 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
     }
 
     /// Records a cycle cut when onChange calls nest too deep; the watch rests.
-    private func cutLocked(_ watch: Watch, context: ThreadContext) -> Bool {
+    /// The onChanges it drops go into `dropped`, to be let go after unlocking
+    /// (what they capture may deinit, and its deinit may record).
+    private func cutLocked(_ watch: Watch, context: ThreadContext, dropped: inout [Armed]) -> Bool {
         guard watch.nesting >= NotificationCycleRule.depthBound else { return false }
         _ = recorder.appendLocked(
             Event(kind: .cycleCut, site: watch.site, registry: watch.registryID, channel: watch.channel),
             context: context)
+        dropped = watch.armed
         watch.armed.removeAll()
         watch.apply = nil
         return true
@@ -140,10 +143,12 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         let context = ThreadContext.current
         var fire: (sequence: UInt32, onChange: @Sendable () -> Void)?
         var shadow: (apply: () -> Void, generation: Int)?
+        var dropped: [Armed] = []
+        defer { withExtendedLifetime(dropped) {} }
         recorder.withLock {
             // Only the first firing of a registration counts; the framework
             // calls it again for a write its own onChange makes.
-            guard !watch.ownerIsGone, !cutLocked(watch, context: context),
+            guard !watch.ownerIsGone, !cutLocked(watch, context: context, dropped: &dropped),
                 let index = watch.armed.firstIndex(where: { $0.registration == registration })
             else { return }
             let armed = watch.armed.remove(at: index)
@@ -194,9 +199,11 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
     /// and the watch rests until the app arms again.
     private func shadowChanged(_ watch: Watch, generation: Int) {
         let context = ThreadContext.current
+        var dropped: [Armed] = []
+        defer { withExtendedLifetime(dropped) {} }
         recorder.withLock {
             guard generation == watch.generation, !watch.ownerIsGone, watch.armed.isEmpty,
-                !cutLocked(watch, context: context)
+                !cutLocked(watch, context: context, dropped: &dropped)
             else { return }
             _ = recorder.appendLocked(
                 Event(
