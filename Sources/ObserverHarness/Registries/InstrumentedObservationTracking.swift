@@ -4,11 +4,12 @@ import Observation
 /// registrations, and a shadow tracking through the framework's public API
 /// that records every change to what they read.
 ///
-/// Each call site (and owner) has a ``Watch``. The framework registration
-/// made for the app's call is also the shadow's: when it fires, the harness
-/// records the change, runs `apply` again to register for the next change,
-/// and fires the app's `onChange` once (as the framework would: on the
-/// changing thread, before the value changes). A change with no app
+/// Each call site (and owner) has a ``Watch``. Each of the app's calls is a
+/// framework registration of its own: when it fires, the harness records the
+/// change and fires that call's `onChange` once (as the framework would: on
+/// the changing thread, before the value changes), so two calls tracking the
+/// same value both run. Once none is armed, the harness runs `apply` again to
+/// register for the next change itself. A change with no app
 /// registration armed to see it is recorded as such: `onChange` writing what
 /// it tracks, or a change missed because `onChange` did not arm again. After
 /// a miss the watch rests until the app arms again, so `apply` is re-run at
@@ -48,14 +49,16 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         let ownerID: UInt32
         weak var owner: AnyObject?
         // The rest is guarded by the recorder's lock.
-        var armed: (registration: UInt32, isolation: RegistrationIsolation, onChange: @Sendable () -> Void)?
+        /// The app's registrations not yet fired, in arming order: each call
+        /// is one, and each fires its own onChange, as the framework does.
+        var armed: [Armed] = []
         /// onChange calls in progress: one that changes what it tracks and
         /// observes again nests, and is cut at the cycle bound.
         var nesting = 0
-        /// The latest `apply`, to register again after a firing.
+        /// The latest `apply`, to watch on after a firing.
         var apply: (() -> Void)?
-        /// Bumped by every registration: a framework registration made for an
-        /// older one fires too, and is ignored.
+        /// Bumped by every registration: only the newest shadow registration
+        /// (the harness's own, made after a firing) counts.
         var generation = 0
 
         init(registryID: UInt32, channel: UInt32, site: UInt32, ownerID: UInt32, owner: AnyObject?) {
@@ -69,6 +72,12 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         var ownerIsGone: Bool { ownerID != 0 && owner == nil }
     }
 
+    private struct Armed {
+        let registration: UInt32
+        let isolation: RegistrationIsolation
+        let onChange: @Sendable () -> Void
+    }
+
     func track<T>(
         _ apply: @escaping () -> T, onChange: @escaping @Sendable () -> Void, owner: AnyObject?,
         location: CodeLocation
@@ -76,7 +85,7 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         let ownerID = owner.map { recorder.objectID(for: $0, site: location) } ?? 0
         let isolation = RegistrationIsolation(location.isolation)
         let registryID = registry.id
-        let (watch, generation): (Watch, Int) = recorder.withLock {
+        let (watch, registration): (Watch, UInt32) = recorder.withLock {
             recorder.noticeDeallocationsLocked()
             let site = recorder.siteIDLocked(.location(location))
             let key = WatchKey(site: site, owner: ownerID)
@@ -92,67 +101,79 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
                     kind: .observationArm, flags: isolation.flags, site: site,
                     registry: registryID, channel: watch.channel, object: ownerID,
                     registration: registration), context: ThreadContext.current)
-            watch.armed = (registration, isolation, onChange)
+            watch.armed.append(Armed(registration: registration, isolation: isolation, onChange: onChange))
             watch.apply = { _ = apply() }
             watch.generation += 1
-            return (watch, watch.generation)
+            return (watch, registration)
         }
-        return register(apply, watch: watch, generation: generation)
+        // The app's own registration: the model's registrar keeps this
+        // onChange, so it holds the watch weakly (the watch keeps `apply`,
+        // which captures the model: a cycle). `watches` keeps the watch for
+        // as long as the harness lives.
+        return withObservationTracking(apply) { [weak self, weak watch] in
+            if let self, let watch { self.fired(registration, of: watch) }
+        }
     }
 
-    /// The model's registrar keeps this onChange, so it holds the watch
-    /// weakly: the watch keeps `apply`, which captures the model (a cycle).
-    /// `watches` keeps the watch for as long as the harness lives.
-    private func register<T>(_ apply: () -> T, watch: Watch, generation: Int) -> T {
+    /// The harness's own registration, watching for a change no app
+    /// registration sees: only the newest one counts.
+    private func registerShadow(_ apply: () -> Void, watch: Watch, generation: Int) {
         withObservationTracking(apply) { [weak self, weak watch] in
-            if let self, let watch { self.changed(watch, generation: generation) }
+            if let self, let watch { self.shadowChanged(watch, generation: generation) }
         }
     }
 
-    /// A tracked value is about to change, on the changing thread.
-    private func changed(_ watch: Watch, generation: Int) {
+    /// Records a cycle cut when onChange calls nest too deep; the watch rests.
+    /// The onChanges it drops go into `dropped`, to be let go after unlocking
+    /// (what they capture may deinit, and its deinit may record).
+    private func cutLocked(_ watch: Watch, context: ThreadContext, dropped: inout [Armed]) -> Bool {
+        guard watch.nesting >= NotificationCycleRule.depthBound else { return false }
+        _ = recorder.appendLocked(
+            Event(kind: .cycleCut, site: watch.site, registry: watch.registryID, channel: watch.channel),
+            context: context)
+        dropped = watch.armed
+        watch.armed.removeAll()
+        watch.apply = nil
+        return true
+    }
+
+    /// One of the app's registrations fires: a tracked value is about to
+    /// change, on the changing thread.
+    private func fired(_ registration: UInt32, of watch: Watch) {
         let context = ThreadContext.current
         var fire: (sequence: UInt32, onChange: @Sendable () -> Void)?
         var shadow: (apply: () -> Void, generation: Int)?
+        var dropped: [Armed] = []
+        defer { withExtendedLifetime(dropped) {} }
         recorder.withLock {
-            guard generation == watch.generation, !watch.ownerIsGone else { return }
-            if watch.nesting >= NotificationCycleRule.depthBound {
-                _ = recorder.appendLocked(
-                    Event(
-                        kind: .cycleCut, site: watch.site, registry: watch.registryID,
-                        channel: watch.channel), context: context)
-                watch.armed = nil
-                watch.apply = nil
-                return
-            }
-            let armed = watch.armed
+            // Only the first firing of a registration counts; the framework
+            // calls it again for a write its own onChange makes.
+            guard !watch.ownerIsGone, !cutLocked(watch, context: context, dropped: &dropped),
+                let index = watch.armed.firstIndex(where: { $0.registration == registration })
+            else { return }
+            let armed = watch.armed.remove(at: index)
             let change = recorder.appendLocked(
                 Event(
                     kind: .observationChange, site: watch.site, registry: watch.registryID, channel: watch.channel,
-                    object: watch.ownerID, registration: armed?.registration ?? 0), context: context)
-            guard let armed else {
-                // A miss, or onChange writing what it tracks: on record, and
-                // this registration is spent. Rest until the app arms again.
-                watch.generation += 1
-                return
-            }
+                    object: watch.ownerID, registration: armed.registration), context: context)
             let flags = armed.isolation.deliveryFlags(at: context.modelledPlace ?? context.liveDeliveryPlace)
             let sequence = recorder.appendLocked(
                 Event(
                     kind: .observationFire, flags: flags, site: watch.site, registry: watch.registryID,
                     channel: watch.channel, object: watch.ownerID, registration: armed.registration,
                     cause: change), context: context)
-            watch.armed = nil
-            watch.generation += 1
             fire = (sequence, armed.onChange)
+            watch.nesting += 1
+            // Another registration still armed sees the next change itself.
+            guard watch.armed.isEmpty else { return }
+            watch.generation += 1
             shadow = watch.apply.map { ($0, watch.generation) }
             watch.apply = nil  // only an armed registration needs it again
-            watch.nesting += 1
         }
         guard let fire else { return }
         // Keep watching from before onChange runs, so a write it makes to what
         // it tracks is seen too (when it arms again, this one is stale).
-        if let shadow { register(shadow.apply, watch: watch, generation: shadow.generation) }
+        if let shadow { registerShadow(shadow.apply, watch: watch, generation: shadow.generation) }
         recorder.withFrame(fire.sequence, context: context) {
             if let scope {
                 RegistryScope.$provider.withValue(scope) { fire.onChange() }
@@ -164,13 +185,32 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         // armed again, watch on for the change it will miss.
         let next: Int? = recorder.withLock {
             watch.nesting -= 1
-            guard let shadow, watch.armed == nil, watch.apply == nil,
+            guard let shadow, watch.armed.isEmpty, watch.apply == nil,
                 watch.generation == shadow.generation + 1
             else { return nil }
             watch.generation += 1
             return watch.generation
         }
-        if let shadow, let next { register(shadow.apply, watch: watch, generation: next) }
+        if let shadow, let next { registerShadow(shadow.apply, watch: watch, generation: next) }
+    }
+
+    /// The harness's registration fires: a change no app registration was
+    /// armed to see (a miss, or onChange writing what it tracks). On record,
+    /// and the watch rests until the app arms again.
+    private func shadowChanged(_ watch: Watch, generation: Int) {
+        let context = ThreadContext.current
+        var dropped: [Armed] = []
+        defer { withExtendedLifetime(dropped) {} }
+        recorder.withLock {
+            guard generation == watch.generation, !watch.ownerIsGone, watch.armed.isEmpty,
+                !cutLocked(watch, context: context, dropped: &dropped)
+            else { return }
+            _ = recorder.appendLocked(
+                Event(
+                    kind: .observationChange, site: watch.site, registry: watch.registryID, channel: watch.channel,
+                    object: watch.ownerID), context: context)
+            watch.generation += 1
+        }
     }
 }
 

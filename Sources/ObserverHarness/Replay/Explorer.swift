@@ -298,8 +298,15 @@ struct Explorer {
     }
 
     private func receiverName(_ decision: DecisionRecord, _ receiver: Int, _ trace: TraceIndex) -> String {
-        guard let registration = trace.registration(decision.registrations[receiver]) else { return "#\(receiver)" }
-        return trace.name(registration.observer)
+        let id = decision.registrations[receiver]
+        if let registration = trace.registration(id) { return trace.name(registration.observer) }
+        // An onChange: its tracking's observer.
+        if let arm = trace.observationEvents.first(where: {
+            trace.events[$0].kind == .observationArm && trace.events[$0].registration == id
+        }) {
+            return trace.name(trace.events[arm].object)
+        }
+        return "#\(receiver)"
     }
 
     // MARK: Two choices together

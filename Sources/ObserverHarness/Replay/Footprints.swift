@@ -47,10 +47,21 @@ struct Footprints {
                 decision.registrations.enumerated().map { ($0.element, $0.offset) },
                 uniquingKeysWith: { first, _ in first })
         }
+        // A change's onChanges are one decision, made at its first change
+        // event; each tracking fires once, so its registration finds it.
+        var decisionByTracking: [UInt32: Int] = [:]
         let events = recording.events
+        for (index, decision) in decisions.enumerated()
+        where decision.postSequence < events.count && events[decision.postSequence].kind == .observationChange {
+            for registration in decision.registrations { decisionByTracking[registration] = index }
+        }
         for sequence in 0..<events.count {
             let event = events[sequence]
             if event.kind.isDelivery, event.cause != Event.none, let decision = decisionByPost[Int(event.cause)],
+                let receiver = receiverIndexes[decision][event.registration]
+            {
+                owners[sequence] = (decision, receiver)
+            } else if event.kind == .observationFire, let decision = decisionByTracking[event.registration],
                 let receiver = receiverIndexes[decision][event.registration]
             {
                 owners[sequence] = (decision, receiver)
@@ -123,7 +134,10 @@ struct Footprints {
         case .appRelease, .dealloc, .retain: (Resource(space: 2, id: event.object), .exclusive)
         case .asyncOpen, .asyncEnd: (Resource(space: 1, id: event.registry), .exclusive)
         case .asyncConsume, .messageDropped: (Resource(space: 2, id: event.object), .exclusive)
-        case .observationArm, .observationChange, .observationFire: (Resource(space: 1, id: event.registry), .exclusive)
+        // An onChange reaches its observer as a delivery does; arming and a
+        // change (which disarms) change the registrar.
+        case .observationFire: (Resource(space: 2, id: event.object), .read)
+        case .observationArm, .observationChange: (Resource(space: 1, id: event.registry), .exclusive)
         case .track, .step, .cycleCut, .settle, .scopeEscape, .hop: nil
         }
     }

@@ -48,10 +48,13 @@ final class Replay {
     private var tokens: [String: ScenarioToken] = [:]
     private var valueBoxes: [AnyObject] = []
     private var delegates: [DelegateKey: Registration<ReplayResponse>] = [:]
-    /// `observable` registries: every tracking ever armed, in arming order,
-    /// and the ones armed now (one-shot: a firing disarms).
-    private var trackings: [TrackingKey] = []
-    private var armedTrackings: [TrackingKey: ArmedTracking] = [:]
+    /// `observable` registries, per observed object and property: the
+    /// observers that ever tracked it, in arming order, and the trackings
+    /// armed now, in arming order: each `observe` is one (one-shot: a firing
+    /// disarms it).
+    private var trackers: [TrackedProperty: [UInt32]] = [:]
+    private var trackerSet: Set<TrackingKey> = []
+    private var armedTrackings: [UInt32: [TrackedProperty: [ArmedTracking]]] = [:]
     private var state: [String: JSONValue] = [:]
     private var reads: [Outcome.Read: ValueSummary] = [:]
     /// Each key's value size (``ValueFingerprint/size``), kept as appends grow
@@ -167,6 +170,7 @@ final class Replay {
     private func tearDown() {
         running = false
         tokens.removeAll()
+        armedTrackings.removeAll()
         loops.removeAll()
         delegates.removeAll()
         slots.removeAll()
@@ -180,6 +184,10 @@ final class Replay {
     /// records the deallocation.
     func objectIsDeinitializing(name: String, id: UInt32, methods: [String: Handler]) {
         guard running else { return }
+        // An observed model takes its registrar, and the onChanges it keeps, with
+        // it: after its deinit, so an observer they alone kept goes after it.
+        let registrar = armedTrackings.removeValue(forKey: id)
+        defer { withExtendedLifetime(registrar) {} }
         if let body = methods["deinit"], !aborted {
             run(body, frame: Frame(selfName: name, selfID: id, selfObject: nil, payload: .null, selfMethods: methods))
         }
@@ -539,49 +547,66 @@ final class Replay {
 
     // MARK: Observation tracking
 
-    private struct TrackingKey: Hashable {
+    /// What a `set` changes: one object's property, in one registry.
+    private struct TrackedProperty: Hashable {
         let registry: String
         let object: UInt32
         let property: String
+    }
+
+    private struct TrackingKey: Hashable {
+        let property: TrackedProperty
         let observer: UInt32
     }
 
     private struct ArmedTracking {
+        let observerID: UInt32
         let registration: UInt32
         let isolation: RegistrationIsolation
         let response: ReplayResponse
+        /// `hold` `strong`: the onChange captures its observer, and the model's
+        /// registrar keeps the onChange until it fires (or the model goes).
+        let strong: ScenarioObject?
         weak var observer: ScenarioObject?
     }
 
-    /// `withObservationTracking` of `object.property`: armed until the next change.
+    /// `withObservationTracking` of `object.property`: armed until the next
+    /// change. Each call is a registration of its own, however many the same
+    /// observer already has.
     private func armTracking(_ observation: Observation, frame: Frame?, site: UInt32) {
-        guard let store = stores[observation.registry], let observer = resolve(observation.observer, frame),
+        guard let store = stores[observation.registry], let declaration = scenario.registries[observation.registry],
+            let observer = resolve(observation.observer, frame),
             let objectName = observation.sender, let target = resolve(objectName, frame),
             let property = observation.channel
         else { return }
-        let key = TrackingKey(
-            registry: observation.registry, object: target.id, property: property,
-            observer: observer.id)
+        let tracked = TrackedProperty(registry: observation.registry, object: target.id, property: property)
+        let hold = observation.hold ?? declaration.hold
         let isolation = ThreadContext.current.modelledPlace?.isolation ?? .nonisolated
         let name = "\(objectName == "self" ? frame?.selfName ?? objectName : objectName).\(property)"
         let registration = recorder.withLock { recorder.newRegistrationIDLocked() }
         recorder.record(
             Event(
-                kind: .observationArm, flags: isolation.flags, site: site, registry: store.registryID,
-                channel: recorder.intern(name), object: observer.id, registration: registration))
-        if !trackings.contains(key) { trackings.append(key) }
+                kind: .observationArm, flags: isolation.flags.union(EventFlags(hold: hold)), site: site,
+                registry: store.registryID, channel: recorder.intern(name), object: observer.id,
+                registration: registration))
+        if trackerSet.insert(TrackingKey(property: tracked, observer: observer.id)).inserted {
+            trackers[tracked, default: []].append(observer.id)
+        }
         let response: ReplayResponse =
             switch observation.response {
             case .handler(let handler): .handler(handler)
             case .method(let method): .method(method)
             }
-        armedTrackings[key] = ArmedTracking(
-            registration: registration, isolation: isolation, response: response,
-            observer: observer.object)
+        armedTrackings[target.id, default: [:]][tracked, default: []].append(
+            ArmedTracking(
+                observerID: observer.id, registration: registration, isolation: isolation, response: response,
+                strong: hold == .strong ? observer.object : nil, observer: observer.object))
     }
 
-    /// `object.property` is about to change: each tracking of it records the
-    /// change, and an armed one fires (and disarms) on this step's thread.
+    /// `object.property` is about to change: every tracking of it armed now
+    /// fires (and disarms) on this step's thread, in the order the schedule
+    /// picks unless the registry promises registration order; an observer
+    /// that tracked it before and has nothing armed records the missed change.
     private func changeTracked(
         _ store: RegistrationStore<ReplayResponse>, objectID: UInt32, property: String,
         key name: String, site: UInt32
@@ -589,22 +614,45 @@ final class Replay {
         let channel = recorder.intern(name)
         guard enter(registryID: store.registryID, channelID: channel, site: site) else { return }
         defer { leave(registryID: store.registryID, channelID: channel) }
-        for key in trackings where key.registry == store.name && key.object == objectID && key.property == property {
-            guard !aborted else { return }
+        let tracked = TrackedProperty(registry: store.name, object: objectID, property: property)
+        // The registrar takes this change's trackings before any onChange runs:
+        // one armed during an onChange waits for the next change.
+        let firing = armedTrackings[objectID]?.removeValue(forKey: tracked) ?? []
+        let firingObservers = Set(firing.map(\.observerID))
+        for observer in trackers[tracked] ?? [] where !firingObservers.contains(observer) {
             work += 1
-            let armed = armedTrackings.removeValue(forKey: key)
-            let change = recorder.record(
+            recorder.record(
                 Event(
                     kind: .observationChange, site: site, registry: store.registryID,
-                    channel: channel, object: key.observer,
-                    registration: armed?.registration ?? 0))
-            guard let armed else { continue }
+                    channel: channel, object: observer))
+        }
+        guard !firing.isEmpty else { return }
+        let changes = firing.map { armed in
+            recorder.record(
+                Event(
+                    kind: .observationChange, site: site, registry: store.registryID,
+                    channel: channel, object: armed.observerID, registration: armed.registration))
+        }
+        var order = Array(firing.indices)
+        if firing.count > 1, scenario.registries[store.name]?.order != .registration {
+            var context = DeliveryContext(
+                registry: store.name, channel: name, receiverCount: firing.count, postOrdinal: 0)
+            context.postSequence = changes[0]
+            context.registrationIDs = firing.map(\.registration)
+            context.recorder = recorder
+            order = schedule.deliveryOrder.permutation(for: context)
+        }
+        for index in order {
+            guard !aborted else { return }
+            work += 1
+            let armed = firing[index]
             let place = ThreadContext.current.modelledPlace ?? .mainThread
             let fire = recorder.record(
                 Event(
                     kind: .observationFire, flags: armed.isolation.deliveryFlags(at: place),
-                    registry: store.registryID, channel: channel, object: key.observer,
-                    registration: armed.registration, cause: change))
+                    registry: store.registryID, channel: channel, object: armed.observerID,
+                    registration: armed.registration, cause: changes[index]))
+            // `[weak self]`: the onChange runs, and finds its observer gone.
             guard let object = armed.observer else { continue }
             let body: Handler? =
                 switch armed.response {

@@ -9,7 +9,9 @@ struct BroadcastAsCommandRule: Rule {
             cart") it is carried out once per listener: with two product lists on screen, one tap adds the \
             product twice. Only actions that are not idempotent count — two receivers incrementing one counter, \
             or appending one value to one list; two receivers setting the same value, or writing different keys, \
-            are fine.
+            are fine. A post is a notification, a subject's notify or a `property` registry's set; a set on an \
+            `observable` registry is not: its onChanges are told only that the value is about to change, and \
+            what they do with that is their own state.
             """,
         fix: "Deliver the command to one receiver: a delegate, a closure, or a direct call from the sender's owner; "
             + "keep notifications for facts any number of observers may react to.",

@@ -9,7 +9,9 @@ struct DiscardedTokenRule: Rule {
             rest of the process, with whatever it captured. A typed-message token (Foundation's \
             ObservationToken, from addObserver(of:for:using:)) is the opposite: Foundation removes the observer \
             when the token goes, so a token dropped at once leaves an observer that never fires; so does a \
-            property observation (`_ = property.observe { … }`, like KVO's NSKeyValueObservation).
+            property observation (`_ = property.observe { … }`, like KVO's NSKeyValueObservation). At once means \
+            that nothing but object creation (and deallocations) came between the registration and the drop: \
+            no post, no delivery, no work on shared state, no release, no other registration.
             """,
         fix: "Store the token (a property of the observing object) and remove it when done; "
             + "do not overwrite a stored token without removing it first.",
@@ -101,7 +103,7 @@ struct DiscardedTokenRule: Rule {
         into findings: inout [Finding]
     ) {
         guard let dropped = registration.tokenDropSequence, registration.removeSequence == dropped,
-            droppedAtOnce(registration, dropped, trace)
+            Self.droppedAtOnce(registration, dropped, trace)
         else { return }
         if trace.registryKind(registration.registry) == .property {
             findings.append(
@@ -129,7 +131,7 @@ struct DiscardedTokenRule: Rule {
 
     /// Nothing the registering thread did, and no delivery, came between the
     /// add and the drop (bookkeeping events aside).
-    private func droppedAtOnce(
+    static func droppedAtOnce(
         _ registration: TraceIndex.RegistrationRecord, _ dropped: Int,
         _ trace: TraceIndex
     ) -> Bool {

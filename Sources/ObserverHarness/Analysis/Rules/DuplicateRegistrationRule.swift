@@ -11,7 +11,11 @@ struct DuplicateRegistrationRule: Rule {
             only in deinit. A block registration has no observer; in live tests it counts as its token's owner's \
             (the tracked object whose stored properties, arrays or dictionaries hold the token, directly or \
             inside wrapper objects the harness does not track, such as a bag of subscriptions) when the owner \
-            added two blocks for the same name and sender at the same line.
+            added two blocks for the same name and sender at the same line. Each `withObservationTracking` is a \
+            registration of its own, and all of them fire: one observer tracking the same object and property \
+            twice before the first fired gets the next change twice (in scenarios' `observable` registries; live, \
+            the harness cannot tell what two calls at one line read). A typed observer whose token is dropped at \
+            once never fires (`discarded-token`), so it duplicates nothing.
             """,
         fix: "Register once (in init or viewDidLoad, not in a method that runs repeatedly), remove before "
             + "registering again, or de-duplicate in the registry.",
@@ -26,7 +30,19 @@ struct DuplicateRegistrationRule: Rule {
                     "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
                   { "op": "post", "registry": "center", "channel": "CartChanged" }
                 ]
-                """)
+                """),
+            RuleExample(
+                """
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "badge" },
+                  ↓{ "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
+                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:18" },
+                  { "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
+                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:18" },
+                  { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 1 }
+                ]
+                """, registries: #"{ "model": { "kind": "observable" } }"#),
         ],
         clean: [
             RuleExample(
@@ -215,6 +231,52 @@ struct DuplicateRegistrationRule: Rule {
             }
             report(registration, duplicating: earliestActive, trace, into: &findings)
         }
+        checkObservationTracking(trace, into: &findings)
+    }
+
+    /// Each `withObservationTracking` is a registration of its own, and every
+    /// one armed when the value changes runs its onChange: one observer
+    /// tracking the same `object.property` twice gets each change twice.
+    /// (Live trackings name their call site, not what they read, so only
+    /// scenarios' `observable` registries are judged.)
+    private func checkObservationTracking(_ trace: TraceIndex, into findings: inout [Finding]) {
+        struct Key: Hashable {
+            let registry: UInt32, channel: UInt32, observer: UInt32
+        }
+        var armed: [Key: [Int]] = [:]
+        var reported = Set<Key>()
+        for sequence in trace.observationEvents {
+            let event = trace.events[sequence]
+            guard event.object != 0, trace.registryKind(event.registry) == .observable else { continue }
+            let key = Key(registry: event.registry, channel: event.channel, observer: event.object)
+            switch event.kind {
+            case .observationArm:
+                if let first = armed[key]?.first, reported.insert(key).inserted {
+                    findings.append(reportTracking(first: first, second: sequence, trace))
+                }
+                armed[key, default: []].append(sequence)
+            case .observationChange, .observationFire:
+                // The registrar took this tracking for a change: it is spent.
+                if event.registration != 0 {
+                    armed[key]?.removeAll { trace.events[$0].registration == event.registration }
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    private func reportTracking(first: Int, second: Int, _ trace: TraceIndex) -> Finding {
+        let firstEvent = trace.events[first], secondEvent = trace.events[second]
+        return finding(
+            "\(trace.describe(secondEvent.object)) tracked \(trace.quoted(secondEvent.channel)) twice in "
+                + "\(trace.registryName(secondEvent.registry)) (at \(siteText(trace, firstEvent.site)) and again at "
+                + "\(siteText(trace, secondEvent.site)), the first not yet fired): each withObservationTracking is a "
+                + "registration of its own, so the next change runs both onChanges.",
+            registry: trace.registryName(secondEvent.registry), channel: trace.string(secondEvent.channel),
+            objects: [trace.name(secondEvent.object)], step: trace.step(of: second),
+            site: trace.site(secondEvent.site), location: trace.location(secondEvent.site),
+            events: [first, second])
     }
 
     private func report(
@@ -222,6 +284,13 @@ struct DuplicateRegistrationRule: Rule {
         _ trace: TraceIndex, into findings: inout [Finding]
     ) {
         guard let firstID, let first = trace.registration(firstID) else { return }
+        // `_ = center.addObserver(of:for:using:)` never fires (`discarded-token`): no post reaches it at all.
+        if registration.typedMessage, let dropped = registration.tokenDropSequence,
+            registration.removeSequence == dropped,
+            DiscardedTokenRule.droppedAtOnce(registration, dropped, trace)
+        {
+            return
+        }
         let sender = registration.sender == 0 ? "" : " from \(trace.describe(registration.sender))"
         let registrant = trace.registrant(registration)
         let blocks = registrant == registration.observer ? "" : " a block"

@@ -17,8 +17,9 @@ struct MutationDuringNotifyRule: Rule {
             removal is a mutation. The Observation framework has its own form: `withObservationTracking` \
             calls `onChange` in willSet, before the new value is stored, so an `onChange` that writes what it \
             tracks (and does not observe again, which would be a `notification-cycle`) has its write overwritten \
-            by the change being delivered. Such a finding's fix says so: derive that value where it is read, or \
-            write it once the change is stored.
+            by the change being delivered (an onChange that runs after it, for the same change, reads the write \
+            before it is lost). Such a finding's fix says so: derive that value where it is read, or write it \
+            once the change is stored.
             """,
         fix: "Do not change the observer list from inside a notification: defer the change until delivery ends "
             + "(e.g. DispatchQueue.main.async), or enumerate a copy of the list.",

@@ -9,7 +9,11 @@ struct OrderingDependenceRule: Rule {
             NotificationCenter, KVO and most observer lists promise no delivery order, and concurrent work \
             interleaves differently from run to run. When two receivers of one post write and read the same \
             state, the result depends on which runs first: a bug that shows on one device, one OS version or one \
-            run in a hundred. The harness replays the scenario in other orders and compares the outcomes.
+            run in a hundred. The harness replays the scenario in other orders and compares the outcomes: the \
+            final shared state key by key (a key set to null is the same as one never set), every value read, \
+            and the lifetime findings, by rule and the objects each names (one reported in one order and not in \
+            the other is a difference). The onChanges of one change to an `observable` registry are explored \
+            too: Swift promises them no order.
             """,
         fix: "Make each receiver independent of the others (no shared state written by one and read by another "
             + "during one post), or make the order explicit: one receiver that calls the others in sequence.",

@@ -11,7 +11,9 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             removal written in its deinit never runs, it keeps handling notifications after its screen is gone, \
             and it leaks. In live tests a block that captures the object while the object holds its token is found \
             by experiment: the harness detaches the released object's own block registrations one at a time and \
-            reports the one whose detaching frees it.
+            reports the one whose detaching frees it. `withObservationTracking` is the same: the model's \
+            registrar keeps an onChange that has not fired, and what it captures, so an observer captured \
+            strongly lives until the value changes (or the model goes).
             """,
         fix: "Hold observers weakly (a weak observer list, [weak self] in blocks, weak delegates), or remove the "
             + "registration when the observer is done — not in deinit, which never runs while the registry holds it.",
@@ -34,6 +36,16 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                   { "op": "release", "object": "screen" }
                 ]
                 """),
+            RuleExample(
+                """
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "badge" },
+                  ↓{ "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
+                    "handler": [ { "increment": "badge.refreshes" } ] },
+                  { "op": "release", "object": "badge" }
+                ]
+                """, registries: #"{ "model": { "kind": "observable" } }"#),
         ],
         clean: [
             RuleExample(
@@ -55,6 +67,16 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                   { "op": "release", "object": "hud" }
                 ]
                 """),
+            RuleExample(
+                """
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
+                    "hold": "weak", "handler": [ { "increment": "badge.refreshes" } ] },
+                  { "op": "release", "object": "badge" }
+                ]
+                """, registries: #"{ "model": { "kind": "observable" } }"#),
         ])
 
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
@@ -70,6 +92,8 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             if registration.isDelegate, trace.lifetimes[Int(registration.sender)].deallocSequence != nil { continue }
             holdersByObserver[registration.observer, default: []].append(registration)
         }
+        let trackings = unfiredStrongTrackings(trace)
+        var reported = Set<UInt32>()
         for observer in holdersByObserver.keys.sorted() {
             let lifetime = trace.lifetimes[Int(observer)]
             guard let released = lifetime.releaseSequence, lifetime.deallocSequence == nil,
@@ -93,11 +117,63 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                     objects: [trace.name(observer)], step: trace.step(of: released),
                     site: trace.site(first.site), location: trace.location(first.site),
                     events: holders.map(\.addSequence) + [released]))
+            reported.insert(observer)
         }
+        checkTrackings(trackings, skipping: reported, reachable: reachable, trace, into: &findings)
     }
 
     /// Released objects kept by a block that captured them, found by
     /// detaching the object's own block registrations (`LeakPinning`).
+    /// `withObservationTracking` keeps an onChange that has not fired (in the
+    /// model's registrar), and what it captures: an observer whose onChange
+    /// captures it strongly lives until the value changes.
+    private func checkTrackings(
+        _ trackings: [UInt32: [Int]], skipping reported: Set<UInt32>, reachable: Set<UInt32>,
+        _ trace: TraceIndex, into findings: inout [Finding]
+    ) {
+        for observer in trackings.keys.sorted() where !reported.contains(observer) {
+            let lifetime = trace.lifetimes[Int(observer)]
+            guard let released = lifetime.releaseSequence, lifetime.deallocSequence == nil,
+                !reachable.contains(observer), let arms = trackings[observer], let first = arms.first
+            else { continue }
+            let arm = trace.events[first]
+            let more = arms.count > 1 ? " (and \(arms.count - 1) more)" : ""
+            findings.append(
+                finding(
+                    "\(trace.describe(observer)) was released but is still alive: the onChange of its tracking of "
+                        + "\(trace.quoted(arm.channel)) in \(trace.registryName(arm.registry)) (armed at "
+                        + "\(siteText(trace, arm.site))) captures it strongly and has not fired\(more); the registrar "
+                        + "keeps it until the value changes.",
+                    registry: trace.registryName(arm.registry), channel: trace.string(arm.channel),
+                    objects: [trace.name(observer)], step: trace.step(of: released),
+                    site: trace.site(arm.site), location: trace.location(arm.site),
+                    events: arms + [released],
+                    fix: "Capture the observer weakly in onChange (`[weak self]`), or let the observation fire "
+                        + "before releasing the observer."))
+        }
+    }
+
+    /// Per observer, its strong trackings no change has taken yet, in arming order.
+    private func unfiredStrongTrackings(_ trace: TraceIndex) -> [UInt32: [Int]] {
+        var armed: [UInt32: Int] = [:]
+        for sequence in trace.observationEvents {
+            let event = trace.events[sequence]
+            switch event.kind {
+            case .observationArm where event.object != 0 && event.flags.hold == .strong:
+                armed[event.registration] = sequence
+            case .observationChange, .observationFire:
+                armed[event.registration] = nil
+            default:
+                break
+            }
+        }
+        var byObserver: [UInt32: [Int]] = [:]
+        for sequence in armed.values.sorted() {
+            byObserver[trace.events[sequence].object, default: []].append(sequence)
+        }
+        return byObserver
+    }
+
     private func checkPinnedLeaks(_ trace: TraceIndex, into findings: inout [Finding]) {
         for pinned in trace.pinnedLeaks {
             guard let released = trace.lifetimes[Int(pinned.object)].releaseSequence,

@@ -10,11 +10,14 @@ extension ScenarioParser {
         var channel: String?
         var sender: String?
         if registry.kind == .observable {
-            // withObservationTracking: no handle to keep, no hold to choose, no removal.
-            for key in ["token", "hold"] where object.has(key) {
+            // withObservationTracking: no handle to keep, no removal.
+            if object.has("token") {
                 throw error(
-                    "an observable registry's observation is one-shot; it takes no \"\(key)\"",
-                    at: object.keyOffset(key))
+                    "an observable registry's observation is one-shot; it takes no \"token\"",
+                    at: object.keyOffset("token"))
+            }
+            if try hold(object) == .unowned {
+                throw error(Self.observableHoldMessage, at: object.keyOffset("hold"))
             }
         }
         switch registry.kind {

@@ -111,11 +111,19 @@ struct ScenarioParser {
                 "unknown registry kind \"\(kindText.value)\" (expected notification-center, subject, "
                     + "property or delegate)", at: kindText.offset)
         }
+        let hold = try hold(object)
+        if kind == .observable, hold == .unowned {
+            throw error(Self.observableHoldMessage, at: object.keyOffset("hold"))
+        }
         return RegistryDeclaration(
-            name: member.key, kind: kind, hold: try hold(object) ?? kind.defaultHold,
+            name: member.key, kind: kind, hold: hold ?? kind.defaultHold,
             dedupe: try object.optionalBool("dedupe") ?? false,
             order: try object.optionalChoice("order", "\"registration\" or \"unspecified\"") ?? .unspecified)
     }
+
+    /// An `onChange` captures its observer strongly (`self`) or weakly (`[weak self]`).
+    static let observableHoldMessage =
+        "an observable registry's onChange holds its observer \"strong\" or \"weak\" ([weak self]), not \"unowned\""
 
     func hold(_ object: JSONFields) throws(InputError) -> Hold? {
         try object.optionalChoice("hold", "\"strong\", \"weak\" or \"unowned\"")

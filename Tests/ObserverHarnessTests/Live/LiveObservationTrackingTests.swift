@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import ObserverHarness
+
+/// Counts onChange firings from any thread.
+private final class FiringCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage = 0
+    func add() { lock.withLock { storage += 1 } }
+    var value: Int { lock.withLock { storage } }
+}
+
+/// A screen that shows a cart's count and observes it each time it appears.
+private final class CartScreen: @unchecked Sendable {
+    let cart: ObservableCart
+    let firings = FiringCount()
+    init(cart: ObservableCart) { self.cart = cart }
+
+    /// One call site: each call is one `withObservationTracking`.
+    func appear() {
+        _ = Observers.withObservationTracking(
+            { self.cart.count }, onChange: { [self] in firings.add() }, owner: self)
+    }
+
+    /// The onChange captures the screen weakly.
+    func appearWeakly() {
+        let firings = firings
+        _ = Observers.withObservationTracking(
+            { [weak self] in self?.cart.count }, onChange: { firings.add() }, owner: self)
+    }
+}
+
+extension Live {
+    /// `Observers.withObservationTracking` as the framework runs it: each call
+    /// a one-shot registration of its own, its onChange kept until it fires.
+    @Suite struct ObservationTracking {
+        @Test func twoCallsFromOneSiteBothFireOnceAsWithoutAHarness() {
+            let bare = CartScreen(cart: ObservableCart())
+            bare.appear()
+            bare.appear()
+            bare.cart.count = 1
+            bare.cart.count = 2
+            #expect(bare.firings.value == 2, "the framework runs both onChanges, once each")
+
+            let harness = Harness()
+            let screen = CartScreen(cart: ObservableCart())
+            withObserverHarness(harness) {
+                screen.appear()
+                screen.appear()
+            }
+            screen.cart.count = 1
+            screen.cart.count = 2
+            #expect(screen.firings.value == 2)
+            let fires = harness.recorder.snapshot().events.filter { $0.kind == .observationFire }
+            #expect(fires.count == 2)
+        }
+
+        @Test func aScreenReleasedBeforeItsOnChangeFiredIsKeptAlive() throws {
+            let harness = Harness()
+            let cart = ObservableCart()
+            var screen: CartScreen? = CartScreen(cart: cart)
+            weak let released = screen
+            withObserverHarness(harness) { screen?.appear() }
+            harness.noteReleased(screen!)
+            screen = nil
+            #expect(released != nil, "the model's registrar keeps the onChange, which captures the screen")
+            let finding = try #require(harness.analyze().live("registration-keeps-observer-alive").first)
+            #expect(finding.message.contains("has not fired"), "\(finding.message)")
+            cart.count = 1
+            #expect(released == nil, "a fired onChange lets it go")
+        }
+
+        @Test func aScreenCapturedWeaklyGoesAndIsClean() {
+            let harness = Harness()
+            let cart = ObservableCart()
+            var screen: CartScreen? = CartScreen(cart: cart)
+            weak let released = screen
+            withObserverHarness(harness) { screen?.appearWeakly() }
+            harness.noteReleased(screen!)
+            screen = nil
+            #expect(released == nil)
+            #expect(harness.analyze().live("registration-keeps-observer-alive").isEmpty)
+        }
+
+        @MainActor @Test func aDiscardedTypedTokenBesideAKeptOneIsOnlyDiscardedToken() {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let cart = LiveCart()
+            let counter = LiveCounter()
+            var kept: [NotificationCenter.ObservationToken] = []
+            for keep in [true, false] {
+                let token = center.addObserver(of: cart, for: LiveCartDidChange.self) { counter.append($0.count) }
+                if keep { kept.append(token) }
+            }
+            center.post(LiveCartDidChange(count: 1), subject: cart)
+            #expect(counter.values == [1], "the discarded observer never fires")
+            let rules = Set(harness.analyze().findings.filter { $0.severity != .note }.map(\.rule))
+            #expect(rules == ["discarded-token"])
+            withExtendedLifetime(kept) {}
+        }
+    }
+}
