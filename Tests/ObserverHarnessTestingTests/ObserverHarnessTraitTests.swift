@@ -43,7 +43,7 @@ struct TraitOnASuite {
     }
 
     @Test func anAsyncThrowingTestRunsInTheScope() async throws {
-        try await Task.sleep(for: .zero)
+        try await Task.sleep(nanoseconds: 0)
         playAndCloseAScreen()
         #expect(try #require(Harness.current).eventCount > 0)
     }

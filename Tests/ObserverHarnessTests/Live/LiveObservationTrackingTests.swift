@@ -12,6 +12,7 @@ private final class FiringCount: @unchecked Sendable {
 }
 
 /// A screen that shows a cart's count and observes it each time it appears.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 private final class CartScreen: @unchecked Sendable {
     let cart: ObservableCart
     let firings = FiringCount()
@@ -35,6 +36,7 @@ extension Live {
     /// `Observers.withObservationTracking` as the framework runs it: each call
     /// a one-shot registration of its own, its onChange kept until it fires.
     @Suite struct ObservationTracking {
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
         @Test func twoCallsFromOneSiteBothFireOnceAsWithoutAHarness() {
             let bare = CartScreen(cart: ObservableCart())
             bare.appear()
@@ -56,6 +58,7 @@ extension Live {
             #expect(fires.count == 2)
         }
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
         @Test func aScreenReleasedBeforeItsOnChangeFiredIsKeptAlive() throws {
             let harness = Harness()
             let cart = ObservableCart()
@@ -71,6 +74,7 @@ extension Live {
             #expect(released == nil, "a fired onChange lets it go")
         }
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
         @Test func aScreenCapturedWeaklyGoesAndIsClean() {
             let harness = Harness()
             let cart = ObservableCart()
@@ -83,6 +87,7 @@ extension Live {
             #expect(harness.analyze().live("registration-keeps-observer-alive").isEmpty)
         }
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @MainActor @Test func aDiscardedTypedTokenBesideAKeptOneIsOnlyDiscardedToken() {
             let harness = Harness()
             let center = harness.notificationCenter()
