@@ -23,7 +23,8 @@ let package = Package(
         // Performance benchmark (BENCHMARKS.md); CI runs it with --quick.
         .executableTarget(name: "harness-bench", dependencies: ["ObserverHarness"]),
         .testTarget(name: "ObserverHarnessInterfaceTests", dependencies: ["ObserverHarnessInterface"]),
-        .testTarget(name: "ObserverHarnessTests", dependencies: ["ObserverHarness"]),
+        // Report/Pictures holds the Markdown and HTML goldens, read from the source tree.
+        .testTarget(name: "ObserverHarnessTests", dependencies: ["ObserverHarness"], exclude: ["Report/Pictures"]),
         .testTarget(name: "ObserverHarnessTestingTests", dependencies: ["ObserverHarness", "ObserverHarnessTesting"]),
         // Runs the real executable, so it depends on it to have it built;
         // Expected/ holds its whole outputs, read from the source tree.

@@ -269,7 +269,8 @@ struct HarnessCommand {
         case .html:
             text = set.htmlText(stories: stories)
         }
-        do { try output.write(text, escaping: format == .text) } catch {
+        // Markdown is read on terminals too; HTML, JSON, SARIF and JUnit escape their own.
+        do { try output.write(text, escaping: format == .text || format == .markdown) } catch {
             output.error(output.writeFailure(error, what: "report"))
             return 2
         }

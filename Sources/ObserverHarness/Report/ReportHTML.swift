@@ -33,8 +33,14 @@ extension ReportSet {
                 + "<td>\(report.replays)</td></tr>\n"
         }
         html += "</tbody>\n</table>\n"
+        var budget = HTMLTimeline.maxTimelines
         for (index, report) in reports.enumerated() {
-            html += report.htmlSection(stories: index < stories.count ? stories[index] : nil)
+            html += report.htmlSection(stories: index < stories.count ? stories[index] : nil, budget: &budget)
+        }
+        if budget < 0 {
+            html +=
+                "<p class=\"note\">Timelines are drawn for the first \(HTMLTimeline.maxTimelines) findings only, "
+                + "so the page stays small and opens quickly.</p>\n"
         }
         html += "</body>\n</html>\n"
         return html
@@ -42,12 +48,14 @@ extension ReportSet {
 }
 
 extension Report {
-    fileprivate func htmlSection(stories: ReportStories?) -> String {
+    fileprivate func htmlSection(stories: ReportStories?, budget: inout Int) -> String {
         var html = "<section class=\"report\">\n<h2>\(HTML.escaped(scenario))</h2>\n"
         if let file { html += "<p class=\"file\">\(HTML.escaped(file))</p>\n" }
         if findings.isEmpty { html += "<p class=\"clean\">No findings.</p>\n" }
         for finding in findings {
-            html += finding.htmlArticle(story: stories?[finding], hasStories: stories != nil)
+            let story = budget > 0 ? stories?[finding] : nil
+            if stories?[finding] != nil { budget -= 1 }
+            html += finding.htmlArticle(story: story, hasStories: stories != nil)
         }
         if !suppressed.isEmpty {
             html += "<h3>Suppressed</h3>\n<ul class=\"suppressed\">\n"
@@ -118,6 +126,8 @@ enum HTML {
 
 /// The SVG timeline of a story.
 enum HTMLTimeline {
+    /// Timelines one page draws at most (each is about 10 kB).
+    static let maxTimelines = 300
     static let labelWidth = 190
     static let columnWidth = 64
     static let laneHeight = 40

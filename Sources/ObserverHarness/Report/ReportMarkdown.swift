@@ -14,23 +14,34 @@ extension ReportSet {
                 "| \(Markdown.inline(report.scenario)) | \(report.count(.error)) | \(report.count(.warning)) "
                     + "| \(report.count(.note)) | \(report.eventCount) | \(report.replays) |")
         }
+        var budget = MermaidSequence.maxDiagrams
         for (index, report) in reports.enumerated() {
             let reportStories = index < stories.count ? stories[index] : nil
             lines.append("")
-            lines += report.markdownLines(stories: reportStories)
+            lines += report.markdownLines(stories: reportStories, budget: &budget)
+        }
+        if budget < 0 {
+            lines += [
+                "",
+                "_Diagrams are drawn for the first \(MermaidSequence.maxDiagrams) findings only, "
+                    + "so the summary stays within a CI job summary's size limit; "
+                    + "`--format html` draws more._",
+            ]
         }
         return lines.joined(separator: "\n") + "\n"
     }
 }
 
 extension Report {
-    fileprivate func markdownLines(stories: ReportStories?) -> [String] {
+    fileprivate func markdownLines(stories: ReportStories?, budget: inout Int) -> [String] {
         var lines = ["## " + Markdown.inline(scenario)]
         if let file { lines += ["", "File: " + Markdown.code(file)] }
         if findings.isEmpty { lines += ["", "No findings."] }
         for finding in findings {
             lines.append("")
-            lines += finding.markdownLines(story: stories?[finding], hasStories: stories != nil)
+            let story = budget > 0 ? stories?[finding] : nil
+            if stories?[finding] != nil { budget -= 1 }
+            lines += finding.markdownLines(story: story, hasStories: stories != nil)
         }
         if !suppressed.isEmpty {
             lines += ["", "Suppressed:", ""]
@@ -136,6 +147,9 @@ extension String {
 /// reads literally, the rest written as entity codes (`#35;`).
 enum MermaidSequence {
     static let highlight = "rect rgb(255, 228, 225)"
+    /// Diagrams one Markdown report draws at most: GitHub takes 1 MiB of job
+    /// summary per step, and a diagram is a few kilobytes.
+    static let maxDiagrams = 100
 
     static func diagram(_ story: FindingStory) -> [String] {
         var lines = ["sequenceDiagram"]
@@ -161,11 +175,11 @@ enum MermaidSequence {
         if inHighlight { lines.append("    end") }
         if let comparison = story.comparison {
             let outcome = { (values: [String]) in values.isEmpty ? "same outcome" : values.joined(separator: ", ") }
-            lines.append("    alt first order: " + escaped(comparison.first.joined(separator: "; ")))
+            lines.append("    alt first order, " + escaped(comparison.first.joined(separator: "; ")))
             lines.append(
                 "        Note over \(span(story)): "
                     + escaped(outcome(comparison.differences.map { "\($0.what) = \($0.first)" })))
-            lines.append("    else other order: " + escaped(comparison.other.joined(separator: "; ")))
+            lines.append("    else other order, " + escaped(comparison.other.joined(separator: "; ")))
             lines.append(
                 "        Note over \(span(story)): "
                     + escaped(outcome(comparison.differences.map { "\($0.what) = \($0.other)" })))
