@@ -230,6 +230,9 @@ struct StoryBuilder {
             return objects.contains(event.subject) && registries.contains(event.registry)
         case .track, .appRelease, .dealloc:
             return objects.contains(event.object)
+        case _ where event.object == 0 && event.cause != Event.none && Int(event.cause) < sequence:
+            // An effect of a delivery the story draws: what the receiver did.
+            return registrations.contains(events[Int(event.cause)].registration)
         default:
             return objects.contains(event.object) && event.object != 0
         }
@@ -364,7 +367,11 @@ struct StoryBuilder {
                 actor = observer(of: events[Int(event.cause)])
             }
             let object = object(actor)
-            let detail = event.channel == 0 ? "" : " " + trace.string(event.channel)
+            var detail = event.channel == 0 ? "" : " " + trace.string(event.channel)
+            // The value an effect wrote.
+            if event.kind.isEffect, event.kind != .read, event.registration != 0 {
+                detail += " " + trace.quotedValue(event.registration)
+            }
             return make(.other, object, object, event.kind.traceName + detail)
         }
     }
