@@ -169,7 +169,7 @@ enum HTMLTimeline {
         case .create: "create"
         case .registration: "add"
         case .removal: "remove"
-        case .post: "post"
+        case .post: step.text.hasPrefix("call ") ? "call" : step.text.hasPrefix("set ") ? "set" : "post"
         case .delivery: "deliver"
         case .deadDelivery: "to dead"
         case .skippedDelivery: "skipped"
