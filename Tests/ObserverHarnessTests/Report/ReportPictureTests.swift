@@ -144,6 +144,18 @@ import Testing
             html.components(separatedBy: "http").count - 1 == html.components(separatedBy: "xmlns=\"http").count - 1)
     }
 
+    /// A finding only another delivery order shows is told from that
+    /// order's replay: its event numbers are that replay's.
+    @Test func aFindingOfAnotherOrderIsToldFromTheReplayThatFoundIt() throws {
+        let told = try ReplayTests.FindingsOfEveryOrder.addThenRemove(order: "unspecified").parse()
+            .runTellingStories()
+        let finding = try #require(told.report.findings.first { $0.rule == "unbalanced-removal" })
+        let story = try #require(told.stories[finding])
+        let deliveries = story.steps.filter { $0.action == .delivery }.map { story.participants[$0.to].name }
+        #expect(deliveries == ["cleaner", "closer"])
+        #expect(story.steps.contains { $0.highlighted && $0.action == .removal })
+    }
+
     @Test func aLongStoryIsTrimmedToTheFindingsEventsAndSaysHowManyWereLeftOut() {
         // One observer registered, then 500 posts to another channel, then released while registered.
         var recorder = [Event(kind: .track, object: 1, registration: 0)]
