@@ -144,6 +144,13 @@ extension FindingStory {
                 }
             }
         }
+        // And the delivery each context event ran in: who made it happen.
+        for sequence in chosen.sorted() where !own.contains(sequence) {
+            let cause = events[sequence].cause
+            if cause != Event.none, Int(cause) < sequence, events[Int(cause)].kind.isDelivery {
+                chosen.insert(Int(cause))
+            }
+        }
         var ordered = chosen.filter { builder.isDrawable($0) || own.contains($0) }.sorted()
         if ordered.count > Self.maxSteps {
             // Keep the finding's events, then the context nearest to them.

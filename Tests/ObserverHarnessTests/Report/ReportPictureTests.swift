@@ -151,9 +151,14 @@ import Testing
             .runTellingStories()
         let finding = try #require(told.report.findings.first { $0.rule == "unbalanced-removal" })
         let story = try #require(told.stories[finding])
+        // In that order cleaner's removal comes first, then closer's delivery adds panel.
         let deliveries = story.steps.filter { $0.action == .delivery }.map { story.participants[$0.to].name }
         #expect(deliveries == ["cleaner", "closer"])
-        #expect(story.steps.contains { $0.highlighted && $0.action == .removal })
+        let removal = try #require(story.steps.firstIndex { $0.highlighted && $0.action == .removal })
+        #expect(
+            story.steps[removal...].contains {
+                $0.action == .registration && story.participants[$0.from].name == "panel"
+            })
     }
 
     @Test func aLongStoryIsTrimmedToTheFindingsEventsAndSaysHowManyWereLeftOut() {
