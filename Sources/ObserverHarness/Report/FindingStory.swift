@@ -144,11 +144,11 @@ extension FindingStory {
                 }
             }
         }
-        // And the delivery each context event ran in: who made it happen.
-        for sequence in chosen.sorted() where !own.contains(sequence) {
-            let cause = events[sequence].cause
-            if cause != Event.none, Int(cause) < sequence, events[Int(cause)].kind.isDelivery {
-                chosen.insert(Int(cause))
+        // And what each context event answered: the delivery it ran in, the post delivered.
+        for _ in 0..<2 {
+            for sequence in chosen.sorted() where !own.contains(sequence) {
+                let cause = events[sequence].cause
+                if cause != Event.none, Int(cause) < sequence { chosen.insert(Int(cause)) }
             }
         }
         var ordered = chosen.filter { builder.isDrawable($0) || own.contains($0) }.sorted()
@@ -333,7 +333,8 @@ struct StoryBuilder {
             return make(.removal, observer, registry, "remove \(channel)\(matched)".trimmingDoubleSpaces)
         case .post, .propertySet:
             let sender = object(event.subject), registry = registry(event.registry)
-            return make(.post, sender, registry, (event.kind == .post ? "post " : "set ") + channel)
+            return make(
+                .post, sender, registry, ((event.kind == .post ? "post " : "set ") + channel).trimmingDoubleSpaces)
         case .delegateCall:
             let caller = object(event.subject), registry = registry(event.registry)
             return make(.post, caller, registry, "call " + trace.string(event.channel))
