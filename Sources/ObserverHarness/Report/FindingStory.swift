@@ -64,6 +64,26 @@ package struct FindingStory: Sendable, Equatable {
     package var leftOut: Int { steps.reduce(leftOutAfter) { $0 + $1.leftOutBefore } }
 }
 
+/// How many pictures a report still draws, by count and by size, so a page
+/// or a job summary stays small whatever the trace.
+struct DrawingBudget {
+    var pictures: Int
+    var bytes: Int
+    /// Pictures that did not fit.
+    private(set) var leftOut = 0
+
+    /// Whether a picture of `size` bytes fits; it is counted either way.
+    mutating func admits(_ size: Int) -> Bool {
+        guard pictures > 0, bytes >= size else {
+            leftOut += 1
+            return false
+        }
+        pictures -= 1
+        bytes -= size
+        return true
+    }
+}
+
 /// Stories for the findings of one report, by the finding they tell.
 package struct ReportStories: Sendable {
     package struct Key: Hashable, Sendable {

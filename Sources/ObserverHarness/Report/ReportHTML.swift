@@ -33,14 +33,15 @@ extension ReportSet {
                 + "<td>\(report.replays)</td></tr>\n"
         }
         html += "</tbody>\n</table>\n"
-        var budget = HTMLTimeline.maxTimelines
+        var budget = DrawingBudget(pictures: HTMLTimeline.maxTimelines, bytes: HTMLTimeline.maxTimelineBytes)
         for (index, report) in reports.enumerated() {
             html += report.htmlSection(stories: index < stories.count ? stories[index] : nil, budget: &budget)
         }
-        if budget < 0 {
+        if budget.leftOut > 0 {
             html +=
-                "<p class=\"note\">Timelines are drawn for the first \(HTMLTimeline.maxTimelines) findings only, "
-                + "so the page stays small and opens quickly.</p>\n"
+                "<p class=\"note\">\(budget.leftOut) timelines left out: the page draws at most "
+                + "\(HTMLTimeline.maxTimelines) timelines and \(HTMLTimeline.maxTimelineBytes / 1_000_000) MB of them, "
+                + "so it stays small and opens quickly.</p>\n"
         }
         html += "</body>\n</html>\n"
         return html
@@ -48,14 +49,12 @@ extension ReportSet {
 }
 
 extension Report {
-    fileprivate func htmlSection(stories: ReportStories?, budget: inout Int) -> String {
+    fileprivate func htmlSection(stories: ReportStories?, budget: inout DrawingBudget) -> String {
         var html = "<section class=\"report\">\n<h2>\(HTML.escaped(scenario))</h2>\n"
         if let file { html += "<p class=\"file\">\(HTML.escaped(file))</p>\n" }
         if findings.isEmpty { html += "<p class=\"clean\">No findings.</p>\n" }
         for finding in findings {
-            let story = budget > 0 ? stories?[finding] : nil
-            if stories?[finding] != nil { budget -= 1 }
-            html += finding.htmlArticle(story: story, hasStories: stories != nil)
+            html += finding.htmlArticle(story: stories?[finding], hasStories: stories != nil, budget: &budget)
         }
         if !suppressed.isEmpty {
             html += "<h3>Suppressed</h3>\n<ul class=\"suppressed\">\n"
@@ -75,7 +74,7 @@ extension Report {
 }
 
 extension Finding {
-    fileprivate func htmlArticle(story: FindingStory?, hasStories: Bool) -> String {
+    fileprivate func htmlArticle(story: FindingStory?, hasStories: Bool, budget: inout DrawingBudget) -> String {
         let repeats = count > 1 ? " (×\(count))" : ""
         var html = "<article class=\"finding \(severity.rawValue)\">\n"
         html +=
@@ -90,8 +89,8 @@ extension Finding {
         if !place.isEmpty { html += "<p class=\"site\">\(place.joined(separator: " · "))</p>\n" }
         if let comparison = story?.comparison { html += HTMLTimeline.comparison(comparison) }
         if let story, !story.steps.isEmpty {
-            html += HTMLTimeline.svg(story)
-            html += HTMLTimeline.stepTable(story)
+            let picture = HTMLTimeline.svg(story) + HTMLTimeline.stepTable(story)
+            if budget.admits(picture.utf8.count) { html += picture }
         } else if !hasStories, !events.isEmpty {
             html +=
                 "<p class=\"note\">No timeline: this report was read from JSON, which keeps event numbers but not the events.</p>\n"
@@ -128,6 +127,8 @@ enum HTML {
 enum HTMLTimeline {
     /// Timelines one page draws at most (each is about 10 kB).
     static let maxTimelines = 300
+    /// And at most this many bytes of them: the page stays under 5 MB.
+    static let maxTimelineBytes = 4_000_000
     static let labelWidth = 190
     static let columnWidth = 64
     static let laneHeight = 40

@@ -14,18 +14,18 @@ extension ReportSet {
                 "| \(Markdown.inline(report.scenario)) | \(report.count(.error)) | \(report.count(.warning)) "
                     + "| \(report.count(.note)) | \(report.eventCount) | \(report.replays) |")
         }
-        var budget = MermaidSequence.maxDiagrams
+        var budget = DrawingBudget(pictures: MermaidSequence.maxDiagrams, bytes: MermaidSequence.maxDiagramBytes)
         for (index, report) in reports.enumerated() {
             let reportStories = index < stories.count ? stories[index] : nil
             lines.append("")
             lines += report.markdownLines(stories: reportStories, budget: &budget)
         }
-        if budget < 0 {
+        if budget.leftOut > 0 {
             lines += [
                 "",
-                "_Diagrams are drawn for the first \(MermaidSequence.maxDiagrams) findings only, "
-                    + "so the summary stays within a CI job summary's size limit; "
-                    + "`--format html` draws more._",
+                "_\(budget.leftOut) diagrams left out: a report draws at most \(MermaidSequence.maxDiagrams) "
+                    + "and \(MermaidSequence.maxDiagramBytes / 1000) kB of them, so the summary stays within a CI "
+                    + "job summary's size limit; `--format html` draws more._",
             ]
         }
         return lines.joined(separator: "\n") + "\n"
@@ -33,15 +33,13 @@ extension ReportSet {
 }
 
 extension Report {
-    fileprivate func markdownLines(stories: ReportStories?, budget: inout Int) -> [String] {
+    fileprivate func markdownLines(stories: ReportStories?, budget: inout DrawingBudget) -> [String] {
         var lines = ["## " + Markdown.inline(scenario)]
         if let file { lines += ["", "File: " + Markdown.code(file)] }
         if findings.isEmpty { lines += ["", "No findings."] }
         for finding in findings {
             lines.append("")
-            let story = budget > 0 ? stories?[finding] : nil
-            if stories?[finding] != nil { budget -= 1 }
-            lines += finding.markdownLines(story: story, hasStories: stories != nil)
+            lines += finding.markdownLines(story: stories?[finding], hasStories: stories != nil, budget: &budget)
         }
         if !suppressed.isEmpty {
             lines += ["", "Suppressed:", ""]
@@ -61,7 +59,7 @@ extension Report {
 }
 
 extension Finding {
-    fileprivate func markdownLines(story: FindingStory?, hasStories: Bool) -> [String] {
+    fileprivate func markdownLines(story: FindingStory?, hasStories: Bool, budget: inout DrawingBudget) -> [String] {
         let repeats = count > 1 ? " (×\(count))" : ""
         var lines = ["### \(severity.rawValue): \(Markdown.code(rule))\(repeats)", "", Markdown.inline(message)]
         if let fix { lines += ["", "**Fix:** " + Markdown.inline(fix)] }
@@ -72,7 +70,9 @@ extension Finding {
         if !place.isEmpty { lines += ["", place.joined(separator: " · ")] }
         if let comparison = story?.comparison { lines += [""] + Markdown.comparisonTable(comparison) }
         if let story, !story.steps.isEmpty {
-            lines += ["", "```mermaid"] + MermaidSequence.diagram(story) + ["```"]
+            let diagram = MermaidSequence.diagram(story)
+            guard budget.admits(diagram.reduce(0) { $0 + $1.utf8.count + 1 }) else { return lines }
+            lines += ["", "```mermaid"] + diagram + ["```"]
             let leftOut = story.leftOut
             if leftOut > 0 {
                 lines += [
@@ -150,6 +150,8 @@ enum MermaidSequence {
     /// Diagrams one Markdown report draws at most: GitHub takes 1 MiB of job
     /// summary per step, and a diagram is a few kilobytes.
     static let maxDiagrams = 100
+    /// And at most this many bytes of them, leaving room for the text.
+    static let maxDiagramBytes = 600_000
 
     static func diagram(_ story: FindingStory) -> [String] {
         var lines = ["sequenceDiagram"]

@@ -120,6 +120,28 @@ import Testing
         #expect(markdown.contains("| s\\|t |"))
     }
 
+    @Test func aPageDrawsABoundedNumberOfPicturesAndSaysHowManyItLeftOut() {
+        let story = FindingStory(
+            participants: [.init(name: "o", role: .object), .init(name: "r", role: .registry)],
+            steps: [
+                .init(
+                    sequence: 1, action: .registration, from: 0, to: 1, text: "add", site: nil,
+                    highlighted: true, leftOutBefore: 0)
+            ], leftOutAfter: 0, comparison: nil)
+        let findings = (0..<(HTMLTimeline.maxTimelines + 2)).map {
+            Finding(rule: "r", severity: .note, message: "m\($0)", events: [1])
+        }
+        var stories = ReportStories()
+        for finding in findings { stories[finding] = story }
+        let set = ReportSet(reports: [Report(scenario: "s", eventCount: 2, replays: 1, findings: findings)])
+        let html = set.htmlText(stories: [stories])
+        #expect(html.components(separatedBy: "<svg").count - 1 == HTMLTimeline.maxTimelines)
+        #expect(html.contains("2 timelines left out"))
+        let markdown = set.markdownText(stories: [stories])
+        #expect(markdown.components(separatedBy: "```mermaid").count - 1 == MermaidSequence.maxDiagrams)
+        #expect(markdown.contains("\(findings.count - MermaidSequence.maxDiagrams) diagrams left out"))
+    }
+
     @Test func aReportReadFromJSONHasNoDiagramAndSaysWhy() throws {
         let file = Self.golden.appendingPathComponent("examples/observer-outlives-screen.scenario.json")
         let report = try Scenario.load(contentsOf: file).run()
