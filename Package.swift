@@ -32,7 +32,10 @@ let package = Package(
         .testTarget(name: "ObserverHarnessInterfaceTests", dependencies: ["ObserverHarnessInterface"]),
         // App code for the scope-boundary tests: it links only the interface, as an app does.
         .target(name: "ScopeJourneyApp", dependencies: ["ObserverHarnessInterface"], path: "Tests/ScopeJourneyApp"),
-        .testTarget(name: "ObserverHarnessTests", dependencies: ["ObserverHarness", "ScopeJourneyApp"]),
+        // Report/Pictures holds the Markdown and HTML goldens, read from the source tree.
+        .testTarget(
+            name: "ObserverHarnessTests", dependencies: ["ObserverHarness", "ScopeJourneyApp"],
+            exclude: ["Report/Pictures"]),
         .testTarget(
             name: "ObserverHarnessTestingTests",
             dependencies: ["ObserverHarness", "ObserverHarnessTesting", "ScopeJourneyApp"]),

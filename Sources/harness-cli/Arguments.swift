@@ -13,7 +13,7 @@ struct Arguments {
         case version
     }
 
-    enum Format: String { case json, text, sarif, junit }
+    enum Format: String { case json, text, sarif, junit, markdown, html }
 
     enum FailOn: String { case error, warning, note, never }
 

@@ -58,9 +58,18 @@ struct HarnessCommand {
             }
         }
         var reports: [Report] = []
+        var stories: [ReportStories] = []
         for file in files {
             do {
-                var report = try Scenario.load(contentsOf: file).run(seed: arguments.seed)
+                let scenario = try Scenario.load(contentsOf: file)
+                var report: Report
+                if drawsStories {
+                    let told = try scenario.runTellingStories(seed: arguments.seed)
+                    report = told.report
+                    stories.append(told.stories)
+                } else {
+                    report = try scenario.run(seed: arguments.seed)
+                }
                 report.file = RepositoryFiles.displayPath(of: file)
                 reports.append(report)
             } catch {
@@ -69,7 +78,7 @@ struct HarnessCommand {
             }
         }
         // Valid scenarios still report when others are invalid: nothing is lost.
-        let status = reports.isEmpty ? 0 : render(reports)
+        let status = reports.isEmpty ? 0 : render(reports, stories: stories)
         if status == 2 { return 2 }
         return invalid ? 2 : status
     }
@@ -78,6 +87,10 @@ struct HarnessCommand {
         do {
             let trace = try Recording.readTrace(from: URL(fileURLWithPath: path))
             for warning in trace.warnings { output.error(warning.description) }
+            if drawsStories {
+                let told = trace.recording.analyzeTellingStories(name: trace.name)
+                return render([told.report], stories: [told.stories])
+            }
             return render([trace.analyze()])
         } catch {
             output.error("\(error)")
@@ -222,7 +235,12 @@ struct HarnessCommand {
 
     // MARK: Rendering
 
-    private func render(_ reports: [Report], asSet: Bool = false) -> Int32 {
+    /// Markdown and HTML draw each finding's story from the events.
+    private var drawsStories: Bool { format == .markdown || format == .html }
+
+    /// `stories`: per report, for Markdown and HTML; none for a merge (JSON
+    /// reports keep event numbers, not events).
+    private func render(_ reports: [Report], stories: [ReportStories] = [], asSet: Bool = false) -> Int32 {
         var set = ReportSet(reports: reports)
         // Read before writing: `--baseline F --write-baseline F` compares with the old F.
         var baseline: Baseline?
@@ -253,8 +271,13 @@ struct HarnessCommand {
                 locate: repository.path(for:))
         case .junit:
             text = set.junitText(failingAt: severityThreshold)
+        case .markdown:
+            text = set.markdownText(stories: stories)
+        case .html:
+            text = set.htmlText(stories: stories)
         }
-        do { try output.write(text, escaping: format == .text) } catch {
+        // Markdown is read on terminals too; HTML, JSON, SARIF and JUnit escape their own.
+        do { try output.write(text, escaping: format == .text || format == .markdown) } catch {
             output.error(output.writeFailure(error, what: "report"))
             return 2
         }

@@ -101,7 +101,7 @@ enum CommandUsage: String, CaseIterable {
 
     /// The values `--format` takes for this command.
     var formats: [Arguments.Format] {
-        self == .rules ? [.text, .json] : [.text, .json, .sarif, .junit]
+        self == .rules ? [.text, .json] : [.text, .json, .sarif, .junit, .markdown, .html]
     }
 
     /// The command's whole usage.

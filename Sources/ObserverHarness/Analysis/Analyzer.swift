@@ -30,6 +30,19 @@ extension Recording {
     }
 }
 
+extension Recording {
+    /// The report, and the story of each finding in this recording (what the
+    /// Markdown and HTML reports draw). The index is built once for both.
+    package func analyzeTellingStories(name: String = "recording") -> (report: Report, stories: ReportStories) {
+        let trace = TraceIndex(self)
+        let report = Report(
+            scenario: name, eventCount: eventCount, replays: 1, findings: Analyzer.findings(in: trace))
+        var stories = ReportStories()
+        for finding in report.findings { stories[finding] = FindingStory(finding, in: trace) }
+        return (report, stories)
+    }
+}
+
 extension Harness {
     /// Analyses everything recorded so far (the same report `harness-cli
     /// analyze` gives for this harness's trace).

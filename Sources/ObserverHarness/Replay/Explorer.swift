@@ -50,6 +50,13 @@ struct Explorer {
     private(set) var work = 0
     /// ``workBudget`` for this exploration (tests lower it).
     var workLimit = Explorer.workBudget
+    /// Whether to keep each finding's story, from the replay that found it
+    /// (for the Markdown and HTML reports).
+    var collectsStories = false
+    /// The stories of the findings, when ``collectsStories``.
+    private(set) var stories = ReportStories()
+    /// The two orders of each ordering finding, with their outcomes.
+    private var comparisons: [ReportStories.Key: FindingStory.OrderComparison] = [:]
 
     init(scenario: Scenario, seed: UInt64) {
         self.scenario = scenario
@@ -85,6 +92,12 @@ struct Explorer {
             })
         try search(baseline)
         if let unexplored { searchFindings.append(budgetNote(unexplored, baseline: baseline)) }
+        if collectsStories {
+            for finding in searchFindings where stories[finding] == nil {
+                stories[finding] = FindingStory(
+                    finding, in: baseline.trace, comparison: comparisons[ReportStories.Key(finding)])
+            }
+        }
         var report = Report(
             scenario: scenario.name, eventCount: first.recording.eventCount, replays: replays,
             findings: (union.findings + deduplicated(searchFindings)).sorted(by: Finding.reportOrder))
@@ -154,7 +167,11 @@ struct Explorer {
         let result = try Replay(scenario, schedule: schedule).run()
         // The replay's own work, and comparing its outcome with the baseline's.
         work += result.work + result.outcome.comparisonSize / Replay.bytesPerUnit
-        union.add(result.findings, order: replays == 1 ? nil : describe(schedule, result))
+        let added = union.add(result.findings, order: replays == 1 ? nil : describe(schedule, result))
+        if collectsStories {
+            // Told from the replay that found it: its events are that replay's.
+            for finding in added { stories[finding] = FindingStory(finding, in: result.trace) }
+        }
         return result
     }
 
@@ -265,7 +282,7 @@ struct Explorer {
         let outcome: Outcome
     }
 
-    private func orderingFinding(_ index: Int, responsible: Responsible, baseline: Baseline) -> Finding? {
+    private mutating func orderingFinding(_ index: Int, responsible: Responsible, baseline: Baseline) -> Finding? {
         let decision = baseline.decisions[index]
         let trace = baseline.trace
         let post = trace.events[decision.postSequence]
@@ -291,9 +308,12 @@ struct Explorer {
     }
 
     /// What the rules make of two replays whose outcomes differ.
-    private func judge(_ divergence: Divergence) -> Finding? {
+    private mutating func judge(_ divergence: Divergence) -> Finding? {
         var findings: [Finding] = []
         for rule in RuleCatalog.rules { rule.check(divergence, into: &findings) }
+        if collectsStories, let finding = findings.first {
+            comparisons[ReportStories.Key(finding)] = FindingStory.OrderComparison(divergence)
+        }
         return findings.first
     }
 

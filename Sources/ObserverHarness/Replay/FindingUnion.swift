@@ -7,8 +7,10 @@ struct FindingUnion {
     private var seen: Set<Finding.Identity> = []
 
     /// Adds a replay's findings; `order` describes its schedule (nil for the
-    /// default one).
-    mutating func add(_ replayFindings: [Finding], order: String?) {
+    /// default one). Returns the findings it kept, as kept.
+    @discardableResult
+    mutating func add(_ replayFindings: [Finding], order: String?) -> ArraySlice<Finding> {
+        let start = findings.count
         for var finding in replayFindings {
             guard seen.insert(finding.identity).inserted else { continue }
             if let order, !order.isEmpty {
@@ -16,5 +18,6 @@ struct FindingUnion {
             }
             findings.append(finding)
         }
+        return findings[start...]
     }
 }

@@ -2,7 +2,19 @@ extension Scenario {
     /// Replays the scenario, explores delivery orders and interleavings, and
     /// reports every finding. The same scenario and seed give the same report.
     public func run(seed: UInt64 = 0) throws(InputError) -> Report {
+        try run(seed: seed, tellingStories: false).report
+    }
+
+    /// The report, and the story of each finding from the replay that found
+    /// it (what the Markdown and HTML reports draw).
+    package func runTellingStories(seed: UInt64 = 0) throws(InputError) -> (report: Report, stories: ReportStories) {
+        try run(seed: seed, tellingStories: true)
+    }
+
+    private func run(seed: UInt64, tellingStories: Bool) throws(InputError) -> (report: Report, stories: ReportStories)
+    {
         var explorer = Explorer(scenario: self, seed: seed)
+        explorer.collectsStories = tellingStories
         var report = try explorer.run()
         for index in report.findings.indices {
             if let step = report.findings[index].step, steps.indices.contains(step) {
@@ -14,6 +26,6 @@ extension Scenario {
             reasons[finding.rule].map { SuppressedFinding(finding: finding, reason: $0) }
         }
         report.findings.removeAll { reasons[$0.rule] != nil }
-        return report
+        return (report, explorer.stories)
     }
 }
