@@ -5,11 +5,15 @@ final class Replay {
     static let channelDepthBound = NotificationCycleRule.depthBound
     /// Bounds that keep a hostile scenario from running forever.
     static let frameDepthBound = 256
-    /// Steps and effects executed, deliveries made, and one per 64
-    /// registrations a post looks through, per replay.
+    /// Steps and effects executed, delivery attempts (to live and dead
+    /// observers alike), values a loop takes, and one per 64 entries any
+    /// step looks through (registrations, watched senders, held objects,
+    /// tokens), per replay.
     static let workBound = 500_000
     /// Bytes of values copied, hashed or compared per unit of work.
     static let bytesPerUnit = 64
+    /// Entries of a list or table looked through per unit of work.
+    static let entriesPerUnit = 64
 
     struct Result {
         let recording: Recording
@@ -48,9 +52,11 @@ final class Replay {
     private var tokens: [String: ScenarioToken] = [:]
     private var valueBoxes: [AnyObject] = []
     private var delegates: [DelegateKey: Registration<ReplayResponse>] = [:]
-    /// `observable` registries: every tracking ever armed, in arming order,
-    /// and the ones armed now (one-shot: a firing disarms).
-    private var trackings: [TrackingKey] = []
+    /// `observable` registries: every tracking ever armed, by what it
+    /// tracks, each in arming order (a change visits only its own), and the
+    /// ones armed now (one-shot: a firing disarms).
+    private var trackings: [TrackedProperty: [UInt32]] = [:]
+    private var everArmed: Set<TrackingKey> = []
     private var armedTrackings: [TrackingKey: ArmedTracking] = [:]
     private var state: [String: JSONValue] = [:]
     private var reads: [Outcome.Read: ValueSummary] = [:]
@@ -128,6 +134,31 @@ final class Replay {
                     order: declaration.order),
                 order: order)
         }
+        for store in stores.values { chargeDeliveryAttempts(of: store) }
+    }
+
+    /// Every receiver a delivery loop of `store` reaches is a unit of work,
+    /// whether its handler runs or its observer is dead, gone or removed:
+    /// posts to thousands of dead `unowned` observers must not run unbounded.
+    private func chargeDeliveryAttempts(of store: RegistrationStore<ReplayResponse>) {
+        store.onDeliveryAttempt = { [weak self] in self?.charge() }
+    }
+
+    /// Charges `units` of work; past ``workBound`` the replay is cut.
+    private func charge(_ units: Int = 1) {
+        work += units
+        if work > Self.workBound, !aborted { cut(.work) }
+    }
+
+    /// Charges looking through `count` entries of a list or table.
+    private func chargeLookThrough(_ count: Int) {
+        charge(count / Self.entriesPerUnit)
+    }
+
+    /// Looking through a registry's registrations, and the recorder's
+    /// watched senders each registry operation sweeps.
+    private func chargeLookThrough(_ store: RegistrationStore<ReplayResponse>) {
+        chargeLookThrough(store.activeCount + recorder.watchedSenderCount)
     }
 
     // MARK: Running
@@ -225,6 +256,8 @@ final class Replay {
             remove(removal, frame: frame, site: site)
 
         case .dropToken(let token):
+            // The token's registration is looked for in its registry.
+            if let store = tokens[token]?.store { chargeLookThrough(store) }
             tokens[token] = nil
 
         case .post(let registry, let channel, let sender, let payload, let senderValue, let typed):
@@ -302,7 +335,12 @@ final class Replay {
             loops.open(opening, store: store, owner: owner, senderID: senderID, site: site)
 
         case .runLoop(let loop, let count):
-            loops.take(loop, count: count, site: site) { handler, payload, owner in
+            // Each value taken is work, even when its body does not run (its owner is gone).
+            let proceed = { () -> Bool in
+                self.charge()
+                return !self.aborted
+            }
+            loops.take(loop, count: count, site: site, proceed: proceed) { handler, payload, owner in
                 let object = owner?.object
                 run(
                     handler,
@@ -327,6 +365,7 @@ final class Replay {
                 order: declaration.order),
             order: declaration.order == .registration ? DeliveryOrder.registration : schedule.deliveryOrder)
         typedStores[registry] = store
+        chargeDeliveryAttempts(of: store)
         return store
     }
 
@@ -347,9 +386,9 @@ final class Replay {
         }
         // Inside a handler, `release` can also drop the handler object's own
         // reference (`self.x = nil`).
-        guard let holder = frame?.selfObject, let target = resolve(name, frame),
-            let index = holder.held.firstIndex(where: { $0.id == target.id })
-        else { return }
+        guard let holder = frame?.selfObject, let target = resolve(name, frame) else { return }
+        chargeLookThrough(holder.held.count)
+        guard let index = holder.held.firstIndex(where: { $0.id == target.id }) else { return }
         holder.held.remove(at: index)
     }
 
@@ -366,6 +405,9 @@ final class Replay {
             case .handler(let handler): .handler(handler)
             case .method(let method): .method(method)
             }
+        // A de-duplicating registry looks through its registrations for the same one.
+        chargeLookThrough(
+            declaration.dedupe ? store.activeCount + recorder.watchedSenderCount : recorder.watchedSenderCount)
         let result = store.add(
             observer: object, observerID: observer.id, hold: observation.hold ?? declaration.hold,
             channel: observation.channel, senderID: senderID,
@@ -390,6 +432,7 @@ final class Replay {
             // A de-duplicating registry hands back the existing registration's
             // handle: share it, so dropping one name while another still
             // holds it is not the last reference going away.
+            chargeLookThrough(tokens.count)
             tokens[token] =
                 tokens.values.first { $0.registrationID == existing.id && $0.store === store }
                 ?? ScenarioToken(registrationID: existing.id, observerID: observer.id, store: store)
@@ -420,6 +463,7 @@ final class Replay {
         guard let store = stores[removal.registry] else { return }
         if let token = removal.token {
             let bound = tokens[token]
+            chargeLookThrough(bound?.store ?? store)
             // A typed token belongs to the center's typed registry.
             (bound?.store ?? store).remove(
                 registrationID: bound?.registrationID ?? 0, observerID: bound?.observerID ?? 0,
@@ -430,6 +474,7 @@ final class Replay {
         let senderID =
             removal.senderValue.map { valueSenderID($0, site: site) }
             ?? removal.sender.flatMap { resolve($0, frame)?.id } ?? 0
+        chargeLookThrough(store)
         store.remove(
             observerID: observer.id, channel: removal.channel, senderID: senderID, site: .interned(site),
             includingTokenForm: store.kind != .notificationCenter)
@@ -492,15 +537,12 @@ final class Replay {
         let channelID = recorder.intern(channel)
         // Looking through a large registry is work too, even for a post that
         // reaches no one: one unit per 64 registrations.
-        work += store.activeCount / 64
+        chargeLookThrough(store)
         guard enter(registryID: store.registryID, channelID: channelID, site: site) else { return }
         defer { leave(registryID: store.registryID, channelID: channelID) }
         store.post(kind: kind, channel: channel, senderID: senderID, site: .interned(site)) {
             registration, observer, delivery in
-            // A delivery is work even when its handler is empty: posts to
-            // thousands of registrations must not run unbounded.
-            work += 1
-            if work > Self.workBound, !aborted { cut(.work) }
+            // The delivery was charged as an attempt (``chargeDeliveryAttempts(of:)``).
             if case .loop(let name) = registration.handler {
                 loops.receive(name, payload: payload, delivery: delivery)
                 return
@@ -535,6 +577,15 @@ final class Replay {
         let object: UInt32
         let property: String
         let observer: UInt32
+
+        var tracked: TrackedProperty { TrackedProperty(registry: registry, object: object, property: property) }
+    }
+
+    /// What a tracking watches: one object's property in one registry.
+    private struct TrackedProperty: Hashable {
+        let registry: String
+        let object: UInt32
+        let property: String
     }
 
     private struct ArmedTracking {
@@ -560,7 +611,7 @@ final class Replay {
             Event(
                 kind: .observationArm, flags: isolation.flags, site: site, registry: store.registryID,
                 channel: recorder.intern(name), object: observer.id, registration: registration))
-        if !trackings.contains(key) { trackings.append(key) }
+        if everArmed.insert(key).inserted { trackings[key.tracked, default: []].append(observer.id) }
         let response: ReplayResponse =
             switch observation.response {
             case .handler(let handler): .handler(handler)
@@ -580,9 +631,12 @@ final class Replay {
         let channel = recorder.intern(name)
         guard enter(registryID: store.registryID, channelID: channel, site: site) else { return }
         defer { leave(registryID: store.registryID, channelID: channel) }
-        for key in trackings where key.registry == store.name && key.object == objectID && key.property == property {
+        let tracked = TrackedProperty(registry: store.name, object: objectID, property: property)
+        for observerID in trackings[tracked] ?? [] {
             guard !aborted else { return }
-            work += 1
+            charge()
+            let key = TrackingKey(
+                registry: tracked.registry, object: objectID, property: property, observer: observerID)
             let armed = armedTrackings.removeValue(forKey: key)
             let change = recorder.record(
                 Event(
