@@ -54,6 +54,8 @@ struct Explorer {
     private(set) var schedulesConsidered = 0
     /// ``workBudget`` for this exploration (tests lower it).
     var workLimit = Explorer.workBudget
+    /// ``Replay/workBound`` for each of its replays (the fuzzer lowers it).
+    var replayWorkLimit = Replay.workBound
 
     init(scenario: Scenario, seed: UInt64) {
         self.scenario = scenario
@@ -160,7 +162,7 @@ struct Explorer {
 
     private mutating func replay(_ schedule: Schedule) throws(InputError) -> Replay.Result {
         replays += 1
-        let result = try Replay(scenario, schedule: schedule).run()
+        let result = try Replay(scenario, schedule: schedule, workLimit: replayWorkLimit).run()
         // The replay's own work, and comparing its outcome with the baseline's.
         work += result.work + result.outcome.comparisonSize / Replay.bytesPerUnit
         union.add(result.findings, order: replays == 1 ? nil : describe(schedule, result))

@@ -14,6 +14,9 @@ final class Replay {
     static let bytesPerUnit = 64
     /// Entries of a list or table looked through per unit of work.
     static let entriesPerUnit = 64
+    /// Watched senders swept per unit of work: each is a hash lookup and a
+    /// weak load, measured at about 16 times a registration's look.
+    static let watchedSendersPerUnit = 4
 
     struct Result {
         let recording: Recording
@@ -42,6 +45,8 @@ final class Replay {
     }
 
     private let scenario: Scenario
+    /// ``workBound``, unless the caller gives one (the fuzzer's sanitized build).
+    private let workLimit: Int
     let recorder = Recorder()
     private let schedule: ScheduleState
     private var stores: [String: RegistrationStore<ReplayResponse>] = [:]
@@ -120,8 +125,9 @@ final class Replay {
         var selfMethods: [String: Handler] = [:]
     }
 
-    init(_ scenario: Scenario, schedule: Schedule) {
+    init(_ scenario: Scenario, schedule: Schedule, workLimit: Int = Replay.workBound) {
         self.scenario = scenario
+        self.workLimit = workLimit
         self.schedule = ScheduleState(schedule)
         siteIDs = Array(repeating: 0, count: scenario.siteCount)
         for name in scenario.registries.keys.sorted() {
@@ -147,7 +153,7 @@ final class Replay {
     /// Charges `units` of work; past ``workBound`` the replay is cut.
     private func charge(_ units: Int = 1) {
         work += units
-        if work > Self.workBound, !aborted { cut(.work) }
+        if work > workLimit, !aborted { cut(.work) }
     }
 
     /// Charges looking through `count` entries of a list or table.
@@ -158,7 +164,13 @@ final class Replay {
     /// Looking through a registry's registrations, and the recorder's
     /// watched senders each registry operation sweeps.
     private func chargeLookThrough(_ store: RegistrationStore<ReplayResponse>) {
-        chargeLookThrough(store.activeCount + recorder.watchedSenderCount)
+        chargeLookThrough(store.activeCount)
+        chargeWatchedSenders()
+    }
+
+    /// The recorder sweeps its watched senders at every registry operation.
+    private func chargeWatchedSenders() {
+        charge(recorder.watchedSenderCount / Self.watchedSendersPerUnit)
     }
 
     // MARK: Running
@@ -219,7 +231,7 @@ final class Replay {
     private func execute(_ step: Step, frame: Frame?, topLevelIndex: Int? = nil) {
         guard !aborted else { return }
         work += 1
-        if work > Self.workBound {
+        if work > workLimit {
             cut(.work)
             return
         }
@@ -406,8 +418,8 @@ final class Replay {
             case .method(let method): .method(method)
             }
         // A de-duplicating registry looks through its registrations for the same one.
-        chargeLookThrough(
-            declaration.dedupe ? store.activeCount + recorder.watchedSenderCount : recorder.watchedSenderCount)
+        if declaration.dedupe { chargeLookThrough(store.activeCount) }
+        chargeWatchedSenders()
         let result = store.add(
             observer: object, observerID: observer.id, hold: observation.hold ?? declaration.hold,
             channel: observation.channel, senderID: senderID,
@@ -695,7 +707,7 @@ final class Replay {
         let message =
             switch limit.bound {
             case .work:
-                "The replay was cut at its bound of \(Self.workBound.grouped) units of work (steps, deliveries, "
+                "The replay was cut at its bound of \(workLimit.grouped) units of work (steps, deliveries, "
                     + "registrations looked through and bytes of values copied or compared): \(skipped)."
             case .nesting(let name):
                 "The replay was cut where handlers nested \(Self.frameDepthBound) deep (in \(name)'s handlers "

@@ -2,7 +2,15 @@ extension Scenario {
     /// Replays the scenario, explores delivery orders and interleavings, and
     /// reports every finding. The same scenario and seed give the same report.
     public func run(seed: UInt64 = 0) throws(InputError) -> Report {
+        try run(seed: seed, replayWorkBound: Replay.workBound, explorationWorkBudget: Explorer.workBudget)
+    }
+
+    /// ``run(seed:)`` with work bounds of its own (the fuzzer's sanitized
+    /// build, many times slower, spends less).
+    func run(seed: UInt64, replayWorkBound: Int, explorationWorkBudget: Int) throws(InputError) -> Report {
         var explorer = Explorer(scenario: self, seed: seed)
+        explorer.replayWorkLimit = replayWorkBound
+        explorer.workLimit = explorationWorkBudget
         var report = try explorer.run()
         for index in report.findings.indices {
             if let step = report.findings[index].step, steps.indices.contains(step) {

@@ -163,9 +163,9 @@ extension ReplayTests {
             steps += Array(repeating: #"{ "op": "post", "registry": "center", "channel": "Other" }"#, count: 10)
             let scenario = try InlineScenario("[" + steps.joined(separator: ",\n") + "]").parse()
             let result = try Replay(scenario, schedule: Schedule()).run()
-            // The observes look through 0 … 127 watched senders (64 … 127 cost 1 each);
-            // each post, 128 registrations and 128 senders (4 units).
-            #expect(result.work == 1 + 128 + 64 + 10 * (1 + 4))
+            // The observes sweep 0 … 127 watched senders (a unit per 4: 1 984 in
+            // all); each post, 128 registrations (2 units) and 128 senders (32).
+            #expect(result.work == 1 + 128 + 1_984 + 10 * (1 + 2 + 32))
         }
 
         @Test func explorationStopsItsSearchOnceTheBudgetIsSpent() throws {
