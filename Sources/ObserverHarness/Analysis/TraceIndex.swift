@@ -178,7 +178,8 @@ struct TraceIndex {
     private(set) var lifetimes: [Lifetime]
     /// In sequence order (see ``postIndex(ofSequence:)``).
     private var postStates: [PostState] = []
-    var posts: Posts { Posts(states: postStates, events: recording.events) }
+    /// The same list, read with its events: made once, as rules ask per event.
+    private(set) var posts: Posts
     private(set) var removals = SequenceList()
     /// Adds and removes, in order.
     private(set) var mutations = SequenceList()
@@ -209,6 +210,8 @@ struct TraceIndex {
 
     init(_ recording: Recording) {
         self.recording = recording
+        posts = Posts(states: [], events: recording.events)
+        registrationsInOrder = RegistrationsInOrder(states: [], slots: nil, events: recording.events)
         lifetimes = Array(repeating: Lifetime(), count: recording.objects.count)
         channels = PairNumbering(firstCount: recording.registries.count, secondCount: recording.strings.count)
         reserveCapacities(recording.events)
@@ -315,6 +318,10 @@ struct TraceIndex {
                 observationEvents.append(sequence)
             }
         }
+        // The views share the lists' storage: no copy.
+        posts = Posts(states: postStates, events: recording.events)
+        registrationsInOrder = RegistrationsInOrder(
+            states: registrationStates, slots: reAddedOrder, events: recording.events)
     }
 
     /// Sizes each list once from a count of event kinds: at 10^7 events,
@@ -360,14 +367,12 @@ struct TraceIndex {
     }
 
     private func record(_ state: RegistrationState) -> RegistrationRecord {
-        RegistrationRecord(state, event: events[Int(state.addSequence)])
+        RegistrationRecord(state, event: registrationsInOrder.events[Int(state.addSequence)])
     }
 
     /// The record of every add, in add order (an id added again appears
     /// again, with its latest record), without a lookup per id.
-    var registrationsInOrder: RegistrationsInOrder {
-        RegistrationsInOrder(states: registrationStates, slots: reAddedOrder, events: events)
-    }
+    private(set) var registrationsInOrder: RegistrationsInOrder
 
     struct RegistrationsInOrder: RandomAccessCollection {
         fileprivate let states: [RegistrationState]
