@@ -135,6 +135,37 @@ extension ReplayTests {
             #expect(result.work == Replay.workBound + 1)
         }
 
+        @Test func receiversRemovedEarlierInThePostCountAsWork() throws {
+            // The first of 100 deliveries removes all 100 registrations: the
+            // post passes the other 99 by, each a look, once uncharged.
+            let observe =
+                #"{ "op": "observe", "registry": "center", "observer": "a", "channel": "N", "handler": [ { "remove": { "registry": "center", "observer": "self", "channel": "N" } } ] }"#
+            let steps =
+                [#"{ "op": "create", "object": "a" }"#] + Array(repeating: observe, count: 100)
+                + [#"{ "op": "post", "registry": "center", "channel": "N" }"#]
+            let scenario = try InlineScenario("[" + steps.joined(separator: ",\n") + "]").parse()
+            let result = try Replay(scenario, schedule: Schedule()).run()
+            #expect(result.count(of: .deliver) == 1)
+            // 101 steps; the post: its step, 1 for looking through 100
+            // registrations, 100 attempts; the removal: its effect and 1 look.
+            #expect(result.work == 101 + (1 + 1 + 100) + (1 + 1))
+        }
+
+        @Test func releasingAHeldObjectLooksThroughWhatTheHolderHolds() throws {
+            // x holds 128 objects; its method lets go of o5, found among them.
+            var steps = [#"{ "op": "create", "object": "x", "methods": { "drop": [ { "release": "o5" } ] } }"#]
+            for index in 0..<128 { steps.append(#"{ "op": "create", "object": "o\#(index)" }"#) }
+            for index in 0..<128 { steps.append(#"{ "op": "retain", "holder": "x", "target": "o\#(index)" }"#) }
+            steps += [
+                #"{ "op": "release", "object": "o5" }"#, #"{ "op": "invoke", "object": "x", "method": "drop" }"#,
+            ]
+            let scenario = try InlineScenario("[" + steps.joined(separator: ",\n") + "]").parse()
+            let result = try Replay(scenario, schedule: Schedule()).run()
+            #expect(result.objects(of: .dealloc).contains("o5"))
+            // 259 steps, then the invoked method's effect and its look through 128 held objects (2).
+            #expect(result.work == 259 + 1 + 2)
+        }
+
         @Test func removingAndDroppingTokensLookThroughTheRegistry() throws {
             // 128 registrations, then 10 removals that match nothing and a
             // token dropped: each looks through 128 registrations (2 units).
