@@ -7,49 +7,59 @@ struct TraceIndex {
     // events the index is most of the analysis's memory, and 64-bit
     // sequences and optionals more than doubled its records.
 
+    /// A registration as rules read it: what its add event holds (registry,
+    /// observer, channel, sender, site, hold and form), read from that event,
+    /// with what the index learnt later. Made when read, so the index stores
+    /// only the later part (``RegistrationState``): it had copied every field
+    /// of the event, 48 bytes a registration, the index's largest list.
     struct RegistrationRecord {
-        let id: UInt32
-        private let storedAddSequence: UInt32
-        let registry: UInt32
-        let observer: UInt32
-        let channel: UInt32
-        let sender: UInt32
-        let site: UInt32
-        private let storedChannelKey: Int32
-        private var storedRemoveSequence = Event.none
-        private var storedTokenDropSequence = Event.none
-        let hold: Hold
-        let anyChannel: Bool
-        let tokenForm: Bool
-        let isDelegate: Bool
-        /// A typed-message registration: dropping its token ends it.
-        var typedMessage: Bool
-        /// Some delivery reached it deallocated: see ``TraceIndex/deadDeliveries(of:)``.
-        fileprivate(set) var hasDeadDeliveries = false
+        /// The `add` (or `delegateSet`) event that made it.
+        private let event: Event
+        private let state: RegistrationState
 
-        init(
-            id: UInt32, addSequence: Int, registry: UInt32, observer: UInt32, channel: UInt32, anyChannel: Bool,
-            sender: UInt32, hold: Hold, tokenForm: Bool, site: UInt32, isDelegate: Bool, channelKey: Int,
-            typedMessage: Bool = false
-        ) {
-            self.id = id
-            storedAddSequence = UInt32(addSequence)
-            self.registry = registry
-            self.observer = observer
-            self.channel = channel
-            self.sender = sender
-            self.site = site
-            storedChannelKey = Int32(channelKey)
-            self.hold = hold
-            self.anyChannel = anyChannel
-            self.tokenForm = tokenForm
-            self.isDelegate = isDelegate
-            self.typedMessage = typedMessage
+        fileprivate init(_ state: RegistrationState, event: Event) {
+            self.state = state
+            self.event = event
         }
 
-        var addSequence: Int { Int(storedAddSequence) }
+        var id: UInt32 { event.registration }
+        var registry: UInt32 { event.registry }
+        var observer: UInt32 { event.object }
+        var sender: UInt32 { event.subject }
+        var site: UInt32 { event.site }
+        var hold: Hold { event.flags.hold }
+        var isDelegate: Bool { event.kind == .delegateSet }
+        var channel: UInt32 { isDelegate ? 0 : event.channel }
+        var anyChannel: Bool { isDelegate || event.flags.contains(.anyChannel) }
+        var tokenForm: Bool { !isDelegate && event.flags.contains(.tokenForm) }
+        /// A typed-message registration: dropping its token ends it.
+        var typedMessage: Bool { !isDelegate && event.flags.contains(.typedMessage) }
+        /// Some delivery reached it deallocated: see ``TraceIndex/deadDeliveries(of:)``.
+        var hasDeadDeliveries: Bool { state.hasDeadDeliveries }
+        var addSequence: Int { Int(state.addSequence) }
         /// The number of its (registry, channel) pair: see ``channelCount``.
-        var channelKey: Int { Int(storedChannelKey) }
+        var channelKey: Int { Int(state.channelKey) }
+        var removeSequence: Int? { state.removeSequence }
+        var tokenDropSequence: Int? { state.tokenDropSequence }
+
+        func isActive(at sequence: Int) -> Bool {
+            addSequence < sequence && (removeSequence.map { $0 > sequence } ?? true)
+        }
+    }
+
+    /// What the index keeps per registration beyond its add event: 20 bytes.
+    fileprivate struct RegistrationState {
+        let addSequence: UInt32
+        let channelKey: Int32
+        private var storedRemoveSequence = Event.none
+        private var storedTokenDropSequence = Event.none
+        var hasDeadDeliveries = false
+
+        init(addSequence: Int, channelKey: Int) {
+            self.addSequence = UInt32(addSequence)
+            self.channelKey = Int32(channelKey)
+        }
+
         var removeSequence: Int? {
             get { storedRemoveSequence == Event.none ? nil : Int(storedRemoveSequence) }
             set { storedRemoveSequence = newValue.map { UInt32($0) } ?? Event.none }
@@ -57,10 +67,6 @@ struct TraceIndex {
         var tokenDropSequence: Int? {
             get { storedTokenDropSequence == Event.none ? nil : Int(storedTokenDropSequence) }
             set { storedTokenDropSequence = newValue.map { UInt32($0) } ?? Event.none }
-        }
-
-        func isActive(at sequence: Int) -> Bool {
-            addSequence < sequence && (removeSequence.map { $0 > sequence } ?? true)
         }
     }
 
@@ -86,32 +92,47 @@ struct TraceIndex {
         func isDeallocated(at sequence: Int) -> Bool { deallocSequence.map { $0 < sequence } ?? false }
     }
 
+    /// A post, property set or delegate call as rules read it: its event's
+    /// fields, read from the event, and its deliveries.
     struct PostRecord {
-        private let storedSequence: UInt32
-        let registry: UInt32
-        let channel: UInt32
-        let sender: UInt32
-        let site: UInt32
-        private let storedChannelKey: Int32
-        let kind: EventKind
-        var deliveries = DeliveryList()
+        /// The post event itself.
+        private let event: Event
+        private let state: PostState
 
-        init(
-            sequence: Int, kind: EventKind, registry: UInt32, channel: UInt32, sender: UInt32, site: UInt32,
-            channelKey: Int
-        ) {
-            storedSequence = UInt32(sequence)
-            self.kind = kind
-            self.registry = registry
-            self.channel = channel
-            self.sender = sender
-            self.site = site
-            storedChannelKey = Int32(channelKey)
+        fileprivate init(_ state: PostState, event: Event) {
+            self.state = state
+            self.event = event
         }
 
-        var sequence: Int { Int(storedSequence) }
+        var sequence: Int { Int(state.sequence) }
+        var kind: EventKind { event.kind }
+        var registry: UInt32 { event.registry }
+        var channel: UInt32 { event.channel }
+        var sender: UInt32 { event.subject }
+        var site: UInt32 { event.site }
         /// The number of its (registry, channel) pair: see ``channelCount``.
-        var channelKey: Int { Int(storedChannelKey) }
+        var channelKey: Int { Int(state.channelKey) }
+        var deliveries: DeliveryList { state.deliveries }
+    }
+
+    /// What the index keeps per post beyond its event: 32 bytes.
+    fileprivate struct PostState {
+        let sequence: UInt32
+        let channelKey: Int32
+        var deliveries = DeliveryList()
+    }
+
+    /// The posts, in sequence order, each read with its event.
+    struct Posts: RandomAccessCollection {
+        fileprivate let states: [PostState]
+        let events: EventLog
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { states.count }
+        subscript(position: Int) -> PostRecord {
+            let state = states[position]
+            return PostRecord(state, event: events[Int(state.sequence)])
+        }
     }
 
     struct DelegateSet {
@@ -144,9 +165,9 @@ struct TraceIndex {
     /// One record per registration id, in the order of first addition. Rules
     /// walk ``registrationsInOrder``; a dictionary here cost a hash and a copy
     /// per registration in every rule, the bulk of analysis time.
-    private(set) var registrationRecords: [RegistrationRecord] = []
+    private var registrationStates: [RegistrationState] = []
     private var registrationSlots = DenseIndex()
-    /// Every add as a slot of `registrationRecords`, once some id was added
+    /// Every add as a slot of `registrationStates`, once some id was added
     /// again (only a hand-written trace does that); nil while each add made
     /// a record of its own, so the records are the order.
     private var reAddedOrder: [Int32]?
@@ -156,7 +177,9 @@ struct TraceIndex {
     private(set) var ignoredDuplicateAdds: [Int] = []
     private(set) var lifetimes: [Lifetime]
     /// In sequence order (see ``postIndex(ofSequence:)``).
-    private(set) var posts: [PostRecord] = []
+    private var postStates: [PostState] = []
+    /// The same list, read with its events: made once, as rules ask per event.
+    private(set) var posts: Posts
     private(set) var removals = SequenceList()
     /// Adds and removes, in order.
     private(set) var mutations = SequenceList()
@@ -191,6 +214,8 @@ struct TraceIndex {
 
     init(_ recording: Recording) {
         self.recording = recording
+        posts = Posts(states: [], events: recording.events)
+        registrationsInOrder = RegistrationsInOrder(states: [], slots: nil, events: recording.events)
         lifetimes = Array(repeating: Lifetime(), count: recording.objects.count)
         channels = PairNumbering(firstCount: recording.registries.count, secondCount: recording.strings.count)
         reserveCapacities(recording.events)
@@ -222,45 +247,40 @@ struct TraceIndex {
                     ignoredDuplicateAdds.append(sequence)
                 } else {
                     addRegistration(
-                        RegistrationRecord(
-                            id: event.registration, addSequence: sequence, registry: event.registry,
-                            observer: event.object, channel: event.channel,
-                            anyChannel: event.flags.contains(.anyChannel),
-                            sender: event.subject, hold: event.flags.hold, tokenForm: event.flags.contains(.tokenForm),
-                            site: event.site, isDelegate: false,
-                            channelKey: channels.number(event.registry, event.channel),
-                            typedMessage: event.flags.contains(.typedMessage)))
+                        event.registration,
+                        RegistrationState(
+                            addSequence: sequence, channelKey: channels.number(event.registry, event.channel)))
                 }
                 mutations.append(sequence)
             case .remove:
                 if event.registration != 0, let slot = registrationSlots[event.registration],
-                    registrationRecords[slot].removeSequence == nil
+                    registrationStates[slot].removeSequence == nil
                 {
-                    registrationRecords[slot].removeSequence = sequence
+                    registrationStates[slot].removeSequence = sequence
                 }
                 removals.append(sequence)
                 mutations.append(sequence)
             case .tokenDropped:
                 if let slot = registrationSlots[event.registration] {
-                    registrationRecords[slot].tokenDropSequence = sequence
+                    registrationStates[slot].tokenDropSequence = sequence
                     // Foundation removes a typed-message registration as its token goes.
-                    if registrationRecords[slot].typedMessage, registrationRecords[slot].removeSequence == nil {
-                        registrationRecords[slot].removeSequence = sequence
+                    let added = recording.events[Int(registrationStates[slot].addSequence)]
+                    if added.kind == .add, added.flags.contains(.typedMessage),
+                        registrationStates[slot].removeSequence == nil
+                    {
+                        registrationStates[slot].removeSequence = sequence
                     }
                 }
             case .delegateSet:
                 let key = SlotKey(registry: event.registry, owner: event.subject)
                 if let previous = activeDelegate[key], let slot = registrationSlots[previous] {
-                    registrationRecords[slot].removeSequence = sequence
+                    registrationStates[slot].removeSequence = sequence
                 }
                 activeDelegate[key] = nil
                 if event.registration != 0 {
                     addRegistration(
-                        RegistrationRecord(
-                            id: event.registration, addSequence: sequence, registry: event.registry,
-                            observer: event.object, channel: 0, anyChannel: true, sender: event.subject,
-                            hold: event.flags.hold, tokenForm: false, site: event.site, isDelegate: true,
-                            channelKey: channels.number(event.registry, 0)))
+                        event.registration,
+                        RegistrationState(addSequence: sequence, channelKey: channels.number(event.registry, 0)))
                     activeDelegate[key] = event.registration
                 }
                 delegateSets.append(
@@ -268,19 +288,17 @@ struct TraceIndex {
                         sequence: sequence, registry: event.registry, owner: event.subject,
                         delegate: event.object, site: event.site))
             case .post, .propertySet, .delegateCall:
-                posts.append(
-                    PostRecord(
-                        sequence: sequence, kind: event.kind, registry: event.registry,
-                        channel: event.channel, sender: event.subject, site: event.site,
-                        channelKey: channels.number(event.registry, event.channel)))
+                postStates.append(
+                    PostState(
+                        sequence: UInt32(sequence), channelKey: Int32(channels.number(event.registry, event.channel))))
             case .deliver, .deliverSkipped, .deliverToDead:
                 if event.cause != Event.none, let index = postIndex(ofSequence: Int(event.cause)) {
-                    posts[index].deliveries.append(sequence)
+                    postStates[index].deliveries.append(sequence)
                 } else if event.kind == .deliverSkipped {
                     queueGoneSkips.append(sequence)
                 }
                 if event.kind == .deliverToDead, let slot = registrationSlots[event.registration] {
-                    registrationRecords[slot].hasDeadDeliveries = true
+                    registrationStates[slot].hasDeadDeliveries = true
                     deadDeliveriesBySlot[slot, default: []].append(sequence)
                 }
             case .increment, .stateSet, .append, .read:
@@ -308,6 +326,10 @@ struct TraceIndex {
                 hopEvents.append(sequence)
             }
         }
+        // The views share the lists' storage: no copy.
+        posts = Posts(states: postStates, events: recording.events)
+        registrationsInOrder = RegistrationsInOrder(
+            states: registrationStates, slots: reAddedOrder, events: recording.events)
     }
 
     /// Sizes each list once from a count of event kinds: at 10^7 events,
@@ -318,8 +340,8 @@ struct TraceIndex {
             for event in events { counts[Int(event.kind.rawValue)] &+= 1 }
         }
         func count(_ kinds: EventKind...) -> Int { kinds.reduce(0) { $0 + counts[Int($1.rawValue)] } }
-        registrationRecords.reserveCapacity(count(.add, .delegateSet))
-        posts.reserveCapacity(count(.post, .propertySet, .delegateCall))
+        registrationStates.reserveCapacity(count(.add, .delegateSet))
+        postStates.reserveCapacity(count(.post, .propertySet, .delegateCall))
         removals.reserveCapacity(count(.remove))
         mutations.reserveCapacity(count(.add, .remove))
         delegateSets.reserveCapacity(count(.delegateSet))
@@ -330,15 +352,15 @@ struct TraceIndex {
 
     /// Records a registration; an id added again (only a hand-written trace
     /// does that) replaces its record, as a later add always has.
-    private mutating func addRegistration(_ record: RegistrationRecord) {
-        if let existing = registrationSlots[record.id] {
-            registrationRecords[existing] = record
-            if reAddedOrder == nil { reAddedOrder = registrationRecords.indices.map { Int32($0) } }
+    private mutating func addRegistration(_ id: UInt32, _ state: RegistrationState) {
+        if let existing = registrationSlots[id] {
+            registrationStates[existing] = state
+            if reAddedOrder == nil { reAddedOrder = registrationStates.indices.map { Int32($0) } }
             reAddedOrder?.append(Int32(existing))
         } else {
-            registrationSlots.insert(registrationRecords.count, for: record.id)
-            registrationRecords.append(record)
-            reAddedOrder?.append(Int32(registrationRecords.count - 1))
+            registrationSlots.insert(registrationStates.count, for: id)
+            registrationStates.append(state)
+            reAddedOrder?.append(Int32(registrationStates.count - 1))
         }
     }
 
@@ -349,25 +371,28 @@ struct TraceIndex {
     var channelCount: Int { channels.count }
 
     func registration(_ id: UInt32) -> RegistrationRecord? {
-        registrationSlots[id].map { registrationRecords[$0] }
+        registrationSlots[id].map { record(registrationStates[$0]) }
+    }
+
+    private func record(_ state: RegistrationState) -> RegistrationRecord {
+        RegistrationRecord(state, event: registrationsInOrder.events[Int(state.addSequence)])
     }
 
     /// The record of every add, in add order (an id added again appears
     /// again, with its latest record), without a lookup per id.
-    var registrationsInOrder: RegistrationsInOrder {
-        RegistrationsInOrder(records: registrationRecords, slots: reAddedOrder)
-    }
+    private(set) var registrationsInOrder: RegistrationsInOrder
 
     struct RegistrationsInOrder: RandomAccessCollection {
-        let records: [RegistrationRecord]
-        /// nil: the records are in add order.
+        fileprivate let states: [RegistrationState]
+        /// nil: the states are in add order.
         let slots: [Int32]?
+        let events: EventLog
 
         var startIndex: Int { 0 }
-        var endIndex: Int { slots?.count ?? records.count }
+        var endIndex: Int { slots?.count ?? states.count }
         subscript(position: Int) -> RegistrationRecord {
-            guard let slots else { return records[position] }
-            return records[Int(slots[position])]
+            let state = slots.map { states[Int($0[position])] } ?? states[position]
+            return RegistrationRecord(state, event: events[Int(state.addSequence)])
         }
     }
 
@@ -381,14 +406,14 @@ struct TraceIndex {
     /// `sequence`. Deliveries usually answer the latest post, so that is tried
     /// before a binary search (posts are in sequence order).
     func postIndex(ofSequence sequence: Int) -> Int? {
-        guard let last = posts.last else { return nil }
-        if last.sequence == sequence { return posts.count - 1 }
-        var low = 0, high = posts.count
+        guard let last = postStates.last else { return nil }
+        if Int(last.sequence) == sequence { return postStates.count - 1 }
+        var low = 0, high = postStates.count
         while low < high {
             let mid = (low + high) / 2
-            if posts[mid].sequence < sequence { low = mid + 1 } else { high = mid }
+            if Int(postStates[mid].sequence) < sequence { low = mid + 1 } else { high = mid }
         }
-        return low < posts.count && posts[low].sequence == sequence ? low : nil
+        return low < postStates.count && Int(postStates[low].sequence) == sequence ? low : nil
     }
 
     /// The top-level scenario step an event belongs to (nil outside replays).

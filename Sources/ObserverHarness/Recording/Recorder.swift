@@ -237,6 +237,9 @@ final class Recorder: @unchecked Sendable {
         watchedSenders[id] = count > 1 ? count - 1 : nil
     }
 
+    /// How many senders every registry operation sweeps (a replay charges looking through them).
+    var watchedSenderCount: Int { withLock { watchedSenders.count } }
+
     /// Records the deallocation of any watched sender that is gone. Called at
     /// the start of every registry operation; free when nothing is watched.
     @inline(__always)

@@ -110,6 +110,11 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// Set by a replay that was cut short, on the replay's own thread: the
     /// deliveries in progress stop. Live registries never set it.
     var halted = false
+    /// Set by a replay: called on the replay's thread once per receiver a
+    /// delivery loop reaches, whatever its observer's state (alive, dead,
+    /// weak and gone, or removed earlier in the post), so the replay charges
+    /// each as work. Live registries never set it.
+    var onDeliveryAttempt: (() -> Void)?
     /// Registrations a leak check detached (lock-guarded): the app removing
     /// one afterwards removes what it registered, not nothing.
     private var detachedIDs: Set<UInt32> = []
@@ -572,6 +577,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                     subject: senderID, registration: registration.id, cause: postSequence), context: context)
             return !dead
         }
+        onDeliveryAttempt?()
         guard shouldRun else { return }
         guard offIsolation else {
             recorder.withFrame(deliverySequence, context: context) { deliver(registration, observer, deliverySequence) }

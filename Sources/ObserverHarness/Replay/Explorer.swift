@@ -48,6 +48,10 @@ struct Explorer {
     let seed: UInt64
     private(set) var replays = 0
     private(set) var work = 0
+    /// Schedules the search asked to replay, tried before or not: the
+    /// search's own loops (every pair of decisions, every order) stop with
+    /// the budget rather than walk on without replaying.
+    private(set) var schedulesConsidered = 0
     /// ``workBudget`` for this exploration (tests lower it).
     var workLimit = Explorer.workBudget
     /// Whether to keep each finding's story, from the replay that found it
@@ -57,6 +61,8 @@ struct Explorer {
     private(set) var stories = ReportStories()
     /// The two orders of each ordering finding, with their outcomes.
     private var comparisons: [ReportStories.Key: FindingStory.OrderComparison] = [:]
+    /// ``Replay/workBound`` for each of its replays (the fuzzer lowers it).
+    var replayWorkLimit = Replay.workBound
 
     init(scenario: Scenario, seed: UInt64) {
         self.scenario = scenario
@@ -113,31 +119,34 @@ struct Explorer {
         var decided = Set<Int>()
         var interleaved = Set<Int>()
 
+        // Once the budget is spent the search ends: walking on through every
+        // pair of thousands of decisions without replaying took minutes.
         // 1. Each choice alone, reversed.
-        for index in conflicting where try tryOrders(of: index, [reversed(index, baseline)], baseline) {
-            decided.insert(index)
+        for index in conflicting where !budgetSpent {
+            if try tryOrders(of: index, [reversed(index, baseline)], baseline) { decided.insert(index) }
         }
-        for ordinal in concurrent
-        where try tryInterleavings(
-            of: ordinal, [reversedInterleaving(ordinal, baseline)],
-            baseline)
-        {
-            interleaved.insert(ordinal)
+        for ordinal in concurrent where !budgetSpent {
+            if try tryInterleavings(of: ordinal, [reversedInterleaving(ordinal, baseline)], baseline) {
+                interleaved.insert(ordinal)
+            }
         }
         // 2. Two choices together.
         let open = conflicting.filter { !decided.contains($0) }
         for (position, first) in open.enumerated() {
             for second in open[(position + 1)...] {
+                if budgetSpent { return }
                 try tryTogether(.init(decisions: [first, second], interleaving: nil), baseline)
             }
         }
         for index in open {
             for ordinal in concurrent where !interleaved.contains(ordinal) {
+                if budgetSpent { return }
                 try tryTogether(.init(decisions: [index], interleaving: ordinal), baseline)
             }
         }
         // 3. Every order of each choice's conflicting part.
         for index in open {
+            if budgetSpent { return }
             let subset = baseline.conflicting[index]
             let count = baseline.decisions[index].registrations.count
             let sampled = !factorialAtMost(subset.count, Self.exhaustiveLimit)
@@ -148,6 +157,7 @@ struct Explorer {
             }
         }
         for ordinal in concurrent where !interleaved.contains(ordinal) {
+            if budgetSpent { return }
             let sizes = baseline.result.concurrentSteps[ordinal].branchSizes
             let sampled = !multinomialAtMost(sizes, Self.exhaustiveLimit)
             if try !tryInterleavings(of: ordinal, interleavingCandidates(ordinal, sizes), baseline), sampled,
@@ -158,13 +168,14 @@ struct Explorer {
         }
         // 4. Decisions whose receivers are independent: reversed once, in case a footprint missed something.
         for index in decisions where baseline.conflicting[index].isEmpty {
+            if budgetSpent { return }
             _ = try tryOrders(of: index, [reversed(index, baseline)], baseline)
         }
     }
 
     private mutating func replay(_ schedule: Schedule) throws(InputError) -> Replay.Result {
         replays += 1
-        let result = try Replay(scenario, schedule: schedule).run()
+        let result = try Replay(scenario, schedule: schedule, workLimit: replayWorkLimit).run()
         // The replay's own work, and comparing its outcome with the baseline's.
         work += result.work + result.outcome.comparisonSize / Replay.bytesPerUnit
         let added = union.add(result.findings, order: replays == 1 ? nil : describe(schedule, result))
@@ -181,6 +192,7 @@ struct Explorer {
     private mutating func explore(_ schedule: Schedule, _ what: String)
         throws(InputError) -> Replay.Result?
     {
+        schedulesConsidered += 1
         guard !tried.contains(schedule) else { return nil }
         guard hasBudget else {
             if unexplored == nil { unexplored = what }
@@ -192,6 +204,9 @@ struct Explorer {
 
     /// Whether another replay fits the budgets.
     private var hasBudget: Bool { replays < Self.replayBudget && work < workLimit }
+
+    /// The budget ran out with some of the search left (``unexplored`` says what).
+    private var budgetSpent: Bool { unexplored != nil }
 
     // MARK: Delivery orders
 
@@ -257,9 +272,9 @@ struct Explorer {
         if candidates.count == 2 {
             return Responsible(receivers: candidates, reordered: candidates.reversed(), outcome: foundOutcome)
         }
-        for a in candidates.indices {
+        pairs: for a in candidates.indices {
             for b in candidates.indices where b > a {
-                guard hasBudget else { break }
+                guard hasBudget else { break pairs }
                 let order = moving(candidates[b], before: candidates[a], among: count)
                 let result = try replay(schedule([index: order], baseline))
                 if !baseline.result.outcome.matches(result.outcome) {
@@ -424,8 +439,8 @@ struct Explorer {
                 if unexplored != nil { return false }
                 continue
             }
+            guard !baseline.result.outcome.matches(result.outcome) else { continue }
             let differences = baseline.result.outcome.differences(from: result.outcome)
-            guard !differences.isEmpty else { continue }
             let site = scenario.steps.indices.contains(record.step) ? scenario.steps[record.step].site : nil
             if let finding = judge(
                 Divergence(

@@ -73,6 +73,18 @@ struct Footprints {
                 let kind = recording.registries[$0].kind
                 return kind == .notificationCenter || kind == .property
             }.map(UInt32.init))
+        // Each event's nearest enclosing decision delivery (itself included),
+        // so crediting walks only those, not every frame between them: an
+        // event nested 250 handlers deep once walked 250 frames to find one.
+        var nearestOwner = [Int32](repeating: -1, count: events.count)
+        for sequence in 0..<events.count {
+            if owners[sequence] != nil {
+                nearestOwner[sequence] = Int32(sequence)
+            } else {
+                let cause = events[sequence].cause
+                if cause != Event.none, Int(cause) < sequence { nearestOwner[sequence] = nearestOwner[Int(cause)] }
+            }
+        }
         for sequence in 0..<events.count {
             let event = events[sequence]
             guard let touched = Self.resource(of: event) else { continue }
@@ -83,12 +95,17 @@ struct Footprints {
                 accesses[decision][receiver][touched.resource] = Self.combine(previous, access)
             }
             credit(sequence, touched.access)
-            for (frame, frameEvent) in events.causes(of: sequence) {
+            let cause = event.cause
+            var frame = cause == Event.none || Int(cause) >= sequence ? -1 : Int(nearestOwner[Int(cause)])
+            while frame >= 0 {
+                let frameEvent = events[frame]
                 let ownRemoval =
                     event.kind == .remove && event.registration != 0
                     && frameEvent.kind == .deliver && frameEvent.registration == event.registration
                     && snapshotRegistries.contains(event.registry)
                 credit(frame, ownRemoval ? .ownRemoval : touched.access)
+                let next = frameEvent.cause
+                frame = next == Event.none || Int(next) >= frame ? -1 : Int(nearestOwner[Int(next)])
             }
         }
     }

@@ -5,11 +5,18 @@ final class Replay {
     static let channelDepthBound = NotificationCycleRule.depthBound
     /// Bounds that keep a hostile scenario from running forever.
     static let frameDepthBound = 256
-    /// Steps and effects executed, deliveries made, and one per 64
-    /// registrations a post looks through, per replay.
+    /// Steps and effects executed, delivery attempts (to live and dead
+    /// observers alike), values a loop takes, and one per 64 entries any
+    /// step looks through (registrations, watched senders, held objects,
+    /// tokens), per replay.
     static let workBound = 500_000
     /// Bytes of values copied, hashed or compared per unit of work.
     static let bytesPerUnit = 64
+    /// Entries of a list or table looked through per unit of work.
+    static let entriesPerUnit = 64
+    /// Watched senders swept per unit of work: each is a hash lookup and a
+    /// weak load, measured at about 16 times a registration's look.
+    static let watchedSendersPerUnit = 4
 
     struct Result {
         let recording: Recording
@@ -38,6 +45,8 @@ final class Replay {
     }
 
     private let scenario: Scenario
+    /// ``workBound``, unless the caller gives one (the fuzzer's sanitized build).
+    private let workLimit: Int
     let recorder = Recorder()
     private let schedule: ScheduleState
     private var stores: [String: RegistrationStore<ReplayResponse>] = [:]
@@ -119,8 +128,9 @@ final class Replay {
         var selfMethods: [String: Handler] = [:]
     }
 
-    init(_ scenario: Scenario, schedule: Schedule) {
+    init(_ scenario: Scenario, schedule: Schedule, workLimit: Int = Replay.workBound) {
         self.scenario = scenario
+        self.workLimit = workLimit
         self.schedule = ScheduleState(schedule)
         siteIDs = Array(repeating: 0, count: scenario.siteCount)
         for name in scenario.registries.keys.sorted() {
@@ -133,6 +143,37 @@ final class Replay {
                     order: declaration.order, declaredHold: declaration.hold),
                 order: order)
         }
+        for store in stores.values { chargeDeliveryAttempts(of: store) }
+    }
+
+    /// Every receiver a delivery loop of `store` reaches is a unit of work,
+    /// whether its handler runs or its observer is dead, gone or removed:
+    /// posts to thousands of dead `unowned` observers must not run unbounded.
+    private func chargeDeliveryAttempts(of store: RegistrationStore<ReplayResponse>) {
+        store.onDeliveryAttempt = { [weak self] in self?.charge() }
+    }
+
+    /// Charges `units` of work; past ``workBound`` the replay is cut.
+    private func charge(_ units: Int = 1) {
+        work += units
+        if work > workLimit, !aborted { cut(.work) }
+    }
+
+    /// Charges looking through `count` entries of a list or table.
+    private func chargeLookThrough(_ count: Int) {
+        charge(count / Self.entriesPerUnit)
+    }
+
+    /// Looking through a registry's registrations, and the recorder's
+    /// watched senders each registry operation sweeps.
+    private func chargeLookThrough(_ store: RegistrationStore<ReplayResponse>) {
+        chargeLookThrough(store.activeCount)
+        chargeWatchedSenders()
+    }
+
+    /// The recorder sweeps its watched senders at every registry operation.
+    private func chargeWatchedSenders() {
+        charge(recorder.watchedSenderCount / Self.watchedSendersPerUnit)
     }
 
     // MARK: Running
@@ -199,7 +240,7 @@ final class Replay {
     private func execute(_ step: Step, frame: Frame?, topLevelIndex: Int? = nil) {
         guard !aborted else { return }
         work += 1
-        if work > Self.workBound {
+        if work > workLimit {
             cut(.work)
             return
         }
@@ -236,6 +277,8 @@ final class Replay {
             remove(removal, frame: frame, site: site)
 
         case .dropToken(let token):
+            // The token's registration is looked for in its registry.
+            if let store = tokens[token]?.store { chargeLookThrough(store) }
             tokens[token] = nil
 
         case .post(let registry, let channel, let sender, let payload, let senderValue, let typed):
@@ -319,7 +362,12 @@ final class Replay {
             loops.open(opening, store: store, owner: owner, senderID: senderID, site: site)
 
         case .runLoop(let loop, let count):
-            loops.take(loop, count: count, site: site) { handler, payload, owner in
+            // Each value taken is work, even when its body does not run (its owner is gone).
+            let proceed = { () -> Bool in
+                self.charge()
+                return !self.aborted
+            }
+            loops.take(loop, count: count, site: site, proceed: proceed) { handler, payload, owner in
                 let object = owner?.object
                 run(
                     handler,
@@ -344,6 +392,7 @@ final class Replay {
                 order: declaration.order),
             order: declaration.order == .registration ? DeliveryOrder.registration : schedule.deliveryOrder)
         typedStores[registry] = store
+        chargeDeliveryAttempts(of: store)
         return store
     }
 
@@ -364,9 +413,9 @@ final class Replay {
         }
         // Inside a handler, `release` can also drop the handler object's own
         // reference (`self.x = nil`).
-        guard let holder = frame?.selfObject, let target = resolve(name, frame),
-            let index = holder.held.firstIndex(where: { $0.id == target.id })
-        else { return }
+        guard let holder = frame?.selfObject, let target = resolve(name, frame) else { return }
+        chargeLookThrough(holder.held.count)
+        guard let index = holder.held.firstIndex(where: { $0.id == target.id }) else { return }
         holder.held.remove(at: index)
     }
 
@@ -383,6 +432,9 @@ final class Replay {
             case .handler(let handler): .handler(handler)
             case .method(let method): .method(method)
             }
+        // A de-duplicating registry looks through its registrations for the same one.
+        if declaration.dedupe { chargeLookThrough(store.activeCount) }
+        chargeWatchedSenders()
         let result = store.add(
             observer: object, observerID: observer.id, hold: observation.hold ?? declaration.hold,
             channel: observation.channel, senderID: senderID,
@@ -407,6 +459,7 @@ final class Replay {
             // A de-duplicating registry hands back the existing registration's
             // handle: share it, so dropping one name while another still
             // holds it is not the last reference going away.
+            chargeLookThrough(tokens.count)
             tokens[token] =
                 tokens.values.first { $0.registrationID == existing.id && $0.store === store }
                 ?? ScenarioToken(registrationID: existing.id, observerID: observer.id, store: store)
@@ -437,6 +490,7 @@ final class Replay {
         guard let store = stores[removal.registry] else { return }
         if let token = removal.token {
             let bound = tokens[token]
+            chargeLookThrough(bound?.store ?? store)
             // A typed token belongs to the center's typed registry.
             (bound?.store ?? store).remove(
                 registrationID: bound?.registrationID ?? 0, observerID: bound?.observerID ?? 0,
@@ -447,6 +501,7 @@ final class Replay {
         let senderID =
             removal.senderValue.map { valueSenderID($0, site: site) }
             ?? removal.sender.flatMap { resolve($0, frame)?.id } ?? 0
+        chargeLookThrough(store)
         store.remove(
             observerID: observer.id, channel: removal.channel, senderID: senderID, site: .interned(site),
             includingTokenForm: store.kind != .notificationCenter)
@@ -509,15 +564,12 @@ final class Replay {
         let channelID = recorder.intern(channel)
         // Looking through a large registry is work too, even for a post that
         // reaches no one: one unit per 64 registrations.
-        work += store.activeCount / 64
+        chargeLookThrough(store)
         guard enter(registryID: store.registryID, channelID: channelID, site: site) else { return }
         defer { leave(registryID: store.registryID, channelID: channelID) }
         store.post(kind: kind, channel: channel, senderID: senderID, site: .interned(site)) {
             registration, observer, delivery in
-            // A delivery is work even when its handler is empty: posts to
-            // thousands of registrations must not run unbounded.
-            work += 1
-            if work > Self.workBound, !aborted { cut(.work) }
+            // The delivery was charged as an attempt (``chargeDeliveryAttempts(of:)``).
             if case .loop(let name) = registration.handler {
                 loops.receive(name, payload: payload, delivery: delivery)
                 return
@@ -620,7 +672,8 @@ final class Replay {
         let firing = armedTrackings[objectID]?.removeValue(forKey: tracked) ?? []
         let firingObservers = Set(firing.map(\.observerID))
         for observer in trackers[tracked] ?? [] where !firingObservers.contains(observer) {
-            work += 1
+            guard !aborted else { return }
+            charge()
             recorder.record(
                 Event(
                     kind: .observationChange, site: site, registry: store.registryID,
@@ -644,7 +697,7 @@ final class Replay {
         }
         for index in order {
             guard !aborted else { return }
-            work += 1
+            charge()
             let armed = firing[index]
             let place = ThreadContext.current.modelledPlace ?? .mainThread
             let fire = recorder.record(
@@ -698,7 +751,7 @@ final class Replay {
         let message =
             switch limit.bound {
             case .work:
-                "The replay was cut at its bound of \(Self.workBound.grouped) units of work (steps, deliveries, "
+                "The replay was cut at its bound of \(workLimit.grouped) units of work (steps, deliveries, "
                     + "registrations looked through and bytes of values copied or compared): \(skipped)."
             case .nesting(let name):
                 "The replay was cut where handlers nested \(Self.frameDepthBound) deep (in \(name)'s handlers "

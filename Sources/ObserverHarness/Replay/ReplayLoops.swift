@@ -3,7 +3,7 @@
 /// lets the loop take values, and `cancel-loop` (or the replay's end) stops it.
 /// Recorded as live loops are, so the same rules judge both.
 final class ReplayLoops {
-    private struct Loop {
+    fileprivate struct Loop {
         let id: UInt32
         let opening: LoopOpening
         let ownerID: UInt32
@@ -12,7 +12,7 @@ final class ReplayLoops {
         weak var owner: ScenarioObject?
         let registrationID: UInt32
         let store: RegistrationStore<ReplayResponse>
-        var buffer: [(payload: JSONValue, delivery: UInt32)] = []
+        var buffer = LoopBuffer()
         var ended = false
     }
 
@@ -48,27 +48,23 @@ final class ReplayLoops {
     /// A post reached loop `name`'s registration: buffer it, dropping the
     /// oldest when a typed loop's buffer is full.
     func receive(_ name: String, payload: JSONValue, delivery: UInt32) {
-        guard var loop = loops[name], !loop.ended else { return }
-        if let limit = loop.opening.bufferSize, loop.buffer.count + 1 > limit, !loop.buffer.isEmpty {
-            let dropped = loop.buffer.removeFirst()
-            recorder.record(
-                Event(
-                    kind: .messageDropped, registry: loop.store.registryID, object: loop.id,
-                    registration: loop.registrationID, cause: dropped.delivery))
-        }
-        loop.buffer.append((payload, delivery))
-        loops[name] = loop
+        // Changed in place: a copy of the loop would copy its whole buffer on every post.
+        guard loops[name].map({ !$0.ended }) ?? false else { return }
+        loops[name]?.receive(payload, delivery: delivery, recorder: recorder)
     }
 
     /// The loop takes up to `count` buffered values, running its body for
     /// each with its owner as `self` (skipped once a weakly held owner is gone).
+    /// `proceed` is asked before each value (the replay charges it as work)
+    /// and ends the loop's turn when it says no.
     func take(
-        _ name: String, count: Int?, site: UInt32,
+        _ name: String, count: Int?, site: UInt32, proceed: () -> Bool,
         run: (Handler, JSONValue, (id: UInt32, object: ScenarioObject?)?) -> Void
     ) {
         var taken = 0
-        while let loop = loops[name], !loop.ended, !loop.buffer.isEmpty, taken < count ?? .max {
-            let value = loop.buffer[0]
+        while taken < count ?? .max, let value = loops[name]?.nextValue(), proceed() {
+            // The body may reopen the name, so the loop is read afresh for each value.
+            guard let loop = loops[name] else { return }
             loops[name]?.buffer.removeFirst()
             taken += 1
             recorder.record(
@@ -103,5 +99,55 @@ final class ReplayLoops {
         let all = loops
         loops.removeAll()
         withExtendedLifetime(all) {}
+    }
+}
+
+extension ReplayLoops.Loop {
+    /// The value the loop would take next, if it runs and has one.
+    func nextValue() -> LoopBuffer.Value? { ended ? nil : buffer.first }
+
+    /// Buffers a posted value, dropping the oldest when a typed loop's buffer is full.
+    mutating func receive(_ payload: JSONValue, delivery: UInt32, recorder: Recorder) {
+        if let limit = opening.bufferSize, buffer.count + 1 > limit, let dropped = buffer.first {
+            buffer.removeFirst()
+            recorder.record(
+                Event(
+                    kind: .messageDropped, registry: store.registryID, object: id,
+                    registration: registrationID, cause: dropped.delivery))
+        }
+        buffer.append(LoopBuffer.Value(payload: payload, delivery: delivery))
+    }
+}
+
+/// A loop's buffered values, first in first out. Taking the first is O(1):
+/// an array's `removeFirst` moved every value left behind, so a loop that
+/// buffered n posts took n² moves to drain.
+struct LoopBuffer {
+    struct Value {
+        let payload: JSONValue
+        let delivery: UInt32
+    }
+
+    private var values: [Value] = []
+    private var head = 0
+
+    var count: Int { values.count - head }
+    var first: Value? { head < values.count ? values[head] : nil }
+
+    mutating func append(_ value: Value) { values.append(value) }
+
+    mutating func removeFirst() {
+        guard head < values.count else { return }
+        head += 1
+        // Taken values are let go in bulk once they are half the storage.
+        if head >= 64, head * 2 >= values.count {
+            values.removeFirst(head)
+            head = 0
+        }
+    }
+
+    mutating func removeAll() {
+        values.removeAll()
+        head = 0
     }
 }

@@ -7,8 +7,9 @@ struct ExplorationLimitRule: Rule {
         summary: "A replay or the exploration was cut by a documented bound; what was left unexplored.",
         explanation: """
             Replays and their exploration are bounded so that every scenario finishes: each replay may spend \
-            500,000 units of work (a step, an effect, a delivery, 64 registrations looked through or 64 bytes \
-            of values copied or compared, each one unit) and nest handlers 256 deep across channels; an \
+            500,000 units of work (a step, an effect, a delivery to a live or dead observer, a value a loop \
+            takes, 64 registrations or other entries looked through or 64 bytes of values copied or compared, \
+            each one unit) and nest handlers 256 deep across channels; an \
             exploration tries at most 5,000 replays and 2,000,000 units of work in all, and samples the orders \
             of a post or a concurrent step with more than 720. Past a bound the harness stops and says so: the \
             findings cover what ran, not what was cut.
