@@ -365,6 +365,8 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             guard active, !registration.hasObserverObject || observer != nil else { continue }
             deliver(registration, observer)
         }
+        // As in `deliverSnapshot`: the last reads ordered before the list's next change.
+        recorder.withLock {}
     }
 
     /// Whether `object` is the observer of an active registration here.
@@ -521,18 +523,27 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         _ snapshot: [Registration<Handler>?], postSequence: UInt32, channel: UInt32, senderID: UInt32,
         context: ThreadContext, deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void
     ) {
+        // The snapshot shares the list's storage until the list changes; a
+        // change under the lock after this post copies it or, once the post
+        // let go, writes in place. Every read here is followed by taking the
+        // lock (in `deliverOne`, or once at the end), so that order is one
+        // ThreadSanitizer can see, not only the runtime's reference count.
+        var readSinceLock = false
         snapshot.withUnsafeBufferPointer { buffer in
             for index in buffer.indices {
                 if halted { break }
+                readSinceLock = true
                 guard let entry = buffer[index] else { continue }
                 Unmanaged.passUnretained(entry)._withUnsafeGuaranteedRef { registration in
                     guard registration.matches(channel: channel, sender: senderID) else { return }
                     deliverOne(
                         registration, postSequence: postSequence, channel: channel, senderID: senderID,
                         context: context, deliver: deliver)
+                    readSinceLock = false
                 }
             }
         }
+        if readSinceLock { recorder.withLock {} }
     }
 
     @inline(__always)
