@@ -245,25 +245,8 @@ extension NotificationCenterProtocol {
 
 // MARK: Foundation's center
 
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-extension NotificationCenter {
-    public func postedNotifications(
-        named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
-        location: CodeLocation
-    ) -> AsyncObserverSequence<PostedNotification> {
-        // Only its identity is used, as the sender filter.
-        nonisolated(unsafe) let object = object
-        return AsyncObserverSequence { [self] in
-            let iterator = AsyncObserverIterator<PostedNotification>(limit: nil, events: nil)
-            let token = addObserver(forName: name, object: object, queue: nil) { [weak iterator] notification in
-                iterator?.receive(PostedNotification(notification))
-            }
-            nonisolated(unsafe) let registration = token
-            iterator.setUnregister { [weak self] in self?.removeObserver(registration) }
-            return iterator
-        }
-    }
-}
+// Its `postedNotifications(named:…)` is the protocol's default (NotificationCenterProtocol+Defaults.swift),
+// built on its classic API.
 
 @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
 extension NotificationCenter {

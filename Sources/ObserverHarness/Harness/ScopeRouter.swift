@@ -57,6 +57,8 @@ final class ScopeRouter: @unchecked Sendable {
     /// Two scopes were open at once: tests run in parallel, so a scope closing
     /// does not mean its test ended.
     private var overlapped = false
+    /// The router is in place for the process (done at the first scope).
+    private var activated = false
 
     /// Where a call made outside every task-local scope goes.
     enum Target {
@@ -74,6 +76,14 @@ final class ScopeRouter: @unchecked Sendable {
 
     func enter(_ registries: HarnessRegistries) {
         let key = ObjectIdentifier(registries)
+        let activating: Bool = lock.withLock {
+            defer { activated = true }
+            return !activated
+        }
+        if activating {
+            RegistryScope.processCenter = RoutingCenter.shared
+            RoutingCenter.shared.installBridge()
+        }
         lock.withLock {
             pruneLocked()
             let entry = entries[key].flatMap { $0.registries === registries ? $0 : nil } ?? Entry(registries)
@@ -92,8 +102,6 @@ final class ScopeRouter: @unchecked Sendable {
                 for other in others where !other.finished && other.depth == 0 { finishLocked(other) }
             }
         }
-        RegistryScope.processCenter = RoutingCenter.shared
-        RoutingCenter.shared.installBridge()
     }
 
     func exit(_ registries: HarnessRegistries) {

@@ -485,8 +485,11 @@ final class Recorder: @unchecked Sendable {
         return id
     }
 
+    /// The id last known at `object`'s address, alive or not. Lock held.
+    func addressObjectIDLocked(for object: AnyObject) -> UInt32? { objectIDs[ObjectIdentifier(object)] }
+
     func objectIDForRemoval(of object: AnyObject) -> UInt32 {
-        let existing = lock.withLock { objectIDs[ObjectIdentifier(object)] }
+        let existing = lock.withLock { addressObjectIDLocked(for: object) }
         return existing ?? objectID(for: object)
     }
 

@@ -371,7 +371,12 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
 
     /// Whether `object` is the observer of an active registration here.
     func hasRegistrations(ofObject object: AnyObject) -> Bool {
-        recorder.withLock { registrations.contains { $0?.isActive == true && $0?.observer === object } }
+        // By address, as a removal matches: an observer removing itself in its
+        // deinit has already lost its weak references.
+        recorder.withLock {
+            guard let id = recorder.addressObjectIDLocked(for: object) else { return false }
+            return byObserver[id]?.isEmpty == false
+        }
     }
 
     /// Whether an active registration takes posts on `channel` (any sender).

@@ -113,23 +113,9 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     /// Delivers to the scope (or scopes) the post belongs to, then to every
     /// finished test's registrations.
     private func route(_ notification: Notification, location: CodeLocation) {
-        var delivered: HarnessRegistries?
-        switch ScopeRouter.shared.target(boundTo: bound) {
-        case .scope(let registries, let inferredInParallelRun):
-            if inferredInParallelRun {
-                registries.recordEscape(.post, name: notification.name, openScopes: 1, location: location)
-            }
-            registries.defaultCenter.post(notification, location: location)
-            delivered = registries
-        case .ambiguous(let open):
-            for registries in open {
-                registries.recordEscape(.post, name: notification.name, openScopes: open.count, location: location)
-                registries.defaultCenter.post(notification, location: location)
-            }
-        case .production:
-            break
-        }
-        for center in ScopeRouter.shared.finishedCenters(excluding: delivered) {
+        let scopes = scopes(for: .post, name: notification.name, location: location)
+        for registries in scopes { registries.defaultCenter.post(notification, location: location) }
+        for center in ScopeRouter.shared.finishedCenters(excluding: scopes.count == 1 ? scopes[0] : nil) {
             center.postUnrecorded(notification)
         }
     }
@@ -171,26 +157,32 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         case registration = 1
     }
 
-    /// The center a registration or other call goes to: the scope's, or nil
-    /// for Foundation's when no single scope can be told (recorded in each
-    /// open one as an escape).
-    private func resolve(_ work: Work, name: Notification.Name?, location: CodeLocation)
-        -> InstrumentedNotificationCenter?
-    {
+    /// The scopes `work` goes to: one, or every open one when no single scope
+    /// can be told (each records the escape), or none (Foundation's center only).
+    private func scopes(for work: Work, name: Notification.Name?, location: CodeLocation) -> [HarnessRegistries] {
         switch ScopeRouter.shared.target(boundTo: bound) {
         case .scope(let registries, let inferredInParallelRun):
             if inferredInParallelRun {
                 registries.recordEscape(work, name: name, openScopes: 1, location: location)
             }
-            return registries.defaultCenter
+            return [registries]
         case .ambiguous(let open):
             for registries in open {
                 registries.recordEscape(work, name: name, openScopes: open.count, location: location)
             }
-            return nil
+            return open
         case .production:
-            return nil
+            return []
         }
+    }
+
+    /// The center a registration or other call goes to: the scope's, or nil
+    /// for Foundation's when there is no single scope.
+    private func resolve(_ work: Work, name: Notification.Name?, location: CodeLocation)
+        -> InstrumentedNotificationCenter?
+    {
+        let scopes = scopes(for: work, name: name, location: location)
+        return scopes.count == 1 ? scopes[0].defaultCenter : nil
     }
 
     /// The scope's center for the async and typed-message calls, or nil for Foundation's.
