@@ -104,6 +104,10 @@ public final class Harness: Sendable {
     // MARK: Objects
 
     /// Names an object in reports (`label`), and starts watching its lifetime.
+    /// A tracked object is also who owns the block registrations whose
+    /// tokens it keeps: found by looking into it while it lives, and noted
+    /// when its deinit lets the tokens go, so analysing after the test let it
+    /// go still names it.
     @discardableResult
     public func track(
         _ object: AnyObject, label: String? = nil,
@@ -111,7 +115,7 @@ public final class Harness: Sendable {
         line: UInt = #line, column: UInt = #column
     ) -> ObjectID {
         ObjectID(
-            rawValue: recorder.objectID(
+            rawValue: recorder.trackedObjectID(
                 for: object, label: label,
                 site: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
@@ -124,6 +128,8 @@ public final class Harness: Sendable {
         line: UInt = #line, column: UInt = #column
     ) {
         let id = recorder.objectID(for: object)
+        // Objects already gone are not the holder of tokens dropped next.
+        recorder.sweepTrackedHolders()
         recorder.asyncActivity.ownerReleased(id)
         recorder.recordRelease(id, at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }

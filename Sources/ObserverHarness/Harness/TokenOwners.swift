@@ -13,7 +13,9 @@ import Foundation
 /// A token held by exactly one known object is recorded as owned by it; a
 /// token held by none (dropped, or kept where the harness cannot see) or by
 /// several (a wrapper two screens share) keeps no owner, and rules treat it
-/// as its own observer.
+/// as its own observer. Tokens that went before the check had their owner
+/// noted as they went (see `Recorder.appendTokenDropLocked`); a search
+/// never overrides an owner already recorded.
 enum TokenOwners {
     /// How deep into nested containers a search goes.
     static let depthLimit = 6

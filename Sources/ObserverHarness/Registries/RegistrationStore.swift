@@ -325,13 +325,22 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// which Foundation removes as it goes) takes the registration out too.
     func tokenDropped(registrationID: UInt32, observerID: UInt32, ending: Bool = false) {
         var ended: Registration<Handler>?
-        defer { withExtendedLifetime(ended) {} }
+        // Tracked objects looked at for the token's owner: released after the lock.
+        var alive: [AnyObject] = []
+        defer { withExtendedLifetime((ended, alive)) {} }
         recorder.withLock {
-            guard let registration = activeRegistrationLocked(registrationID, observerID: observerID) else { return }
-            _ = recorder.appendLocked(
-                Event(
-                    kind: .tokenDropped, registry: registryID, object: observerID,
-                    registration: registrationID), context: ThreadContext.current)
+            guard let registration = activeRegistrationLocked(registrationID, observerID: observerID) else {
+                recorder.forgetTokenLocked(observerID)
+                return
+            }
+            let event = Event(
+                kind: .tokenDropped, registry: registryID, object: observerID, registration: registrationID)
+            if registration.tokenForm {
+                recorder.appendTokenDropLocked(
+                    event, token: observerID, context: ThreadContext.current, keepingAlive: &alive)
+            } else {
+                _ = recorder.appendLocked(event, context: ThreadContext.current)
+            }
             if ending {
                 endLocked(registration)
                 ended = registration

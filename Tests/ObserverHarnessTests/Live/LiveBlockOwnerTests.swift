@@ -36,6 +36,146 @@ extension Live {
             #expect(finding.objects == ["feed"])
         }
 
+        /// The same journey analysed after the test let the screen go: the
+        /// tokens went in the screen's deinit, which is when their owner was
+        /// noted, so the finding is the one analysing earlier gives.
+        @Test func theRepeatIsFoundWhenTheCheckComesAfterTheRelease() throws {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var screen: FeedScreen? = FeedScreen(center: center)
+            harness.track(try #require(screen), label: "feed")
+            screen?.viewWillAppear()
+            screen?.viewWillAppear()
+            screen = nil
+
+            let findings = harness.analyze().live("duplicate-registration")
+            withExtendedLifetime(center) {}
+            let finding = try #require(findings.first)
+            #expect(findings.count == 1)
+            #expect(finding.site?.line == Int(FeedScreen.addLine))
+            #expect(finding.message.hasPrefix("feed (FeedScreen) registered a block twice for \"FeedReloaded\""))
+            #expect(finding.objects == ["feed"])
+        }
+
+        /// A screen that keeps only its latest token (`token = center.addObserver…`):
+        /// the overwritten one is a discarded token, and the repeat is the
+        /// screen's whether the check comes before or after its release.
+        final class OverwritingFeedScreen {
+            let center: InstrumentedNotificationCenter
+            var token: (any NSObjectProtocol)?
+            static let addLine: UInt = #line + 3
+            init(center: InstrumentedNotificationCenter) { self.center = center }
+            func viewWillAppear() {
+                token = center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in }
+            }
+        }
+
+        @Test(arguments: [false, true])
+        func anOverwrittenTokensRepeatIsFoundEitherSideOfTheRelease(releasedFirst: Bool) throws {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var screen: OverwritingFeedScreen? = OverwritingFeedScreen(center: center)
+            harness.track(try #require(screen), label: "feed")
+            screen?.viewWillAppear()
+            screen?.viewWillAppear()
+            if releasedFirst { screen = nil }
+            let report = harness.analyze()
+            withExtendedLifetime((screen, center)) {}
+
+            let duplicates = report.live("duplicate-registration")
+            #expect(duplicates.count == 1)
+            #expect(duplicates.first?.site?.line == Int(OverwritingFeedScreen.addLine))
+            #expect(duplicates.first?.objects == ["feed"])
+            // The overwrite dropped the first token; the release drops the second.
+            #expect(report.live("discarded-token").count == (releasedFirst ? 2 : 1))
+        }
+
+        /// A screen that frees a view model holding the tokens: two tracked
+        /// objects go at once, so neither is named, and nothing is guessed.
+        @Test func aScreenAndTheModelItFreesGoingTogetherNameNoOwner() throws {
+            final class Model {
+                var tokens: [any NSObjectProtocol] = []
+            }
+            final class Screen {
+                let model = Model()
+            }
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var screen: Screen? = Screen()
+            harness.track(try #require(screen), label: "screen")
+            harness.track(try #require(screen?.model), label: "model")
+            screen?.model.tokens.append(
+                center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in })
+            screen = nil
+            #expect(TraceIndex(harness.recording()).tokenOwners.isEmpty)
+        }
+
+        /// A tracked object that went earlier is not the owner of tokens that
+        /// untracked services drop later, together: its death was noted when
+        /// the next token was made.
+        @Test func anObjectGoneBeforeTheRegistrationsOwnsNoneOfThem() {
+            final class Service { var token: (any NSObjectProtocol)? }
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var early: FeedScreen? = FeedScreen(center: center)
+            if let early { harness.track(early, label: "early") }
+            early = nil
+            var services = [Service(), Service()]
+            for service in services {
+                service.token = center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in }
+            }
+            services.removeAll()
+            #expect(TraceIndex(harness.recording()).tokenOwners.isEmpty)
+            #expect(harness.analyze().live("duplicate-registration").isEmpty)
+        }
+
+        /// A tracked object another thread found gone while an untracked
+        /// service kept its tokens is not the service's tokens' owner.
+        @Test func anObjectFoundGoneOnAnotherThreadOwnsNoUntrackedHoldersTokens() {
+            final class Service { var tokens: [any NSObjectProtocol] = [] }
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var service: Service? = Service()
+            for _ in 0..<2 {
+                service?.tokens.append(
+                    center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in })
+            }
+            var screen: FeedScreen? = FeedScreen(center: center)
+            if let screen { harness.track(screen, label: "screen") }
+            screen = nil
+            // Another thread notices the screen is gone (it makes a token).
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                let token = center.addObserver(forName: .liveSettingsChanged, object: nil, queue: nil) { _ in }
+                center.removeObserver(token)
+                done.signal()
+            }.start()
+            done.wait()
+            service = nil
+            #expect(TraceIndex(harness.recording()).tokenOwners.isEmpty)
+            #expect(harness.analyze().live("duplicate-registration").isEmpty)
+        }
+
+        /// Screens released on two threads at once: each token's owner is its
+        /// own screen or none, never the other screen.
+        @Test func screensReleasedOnTwoThreadsAreNeverEachOthersOwners() async {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            for _ in 0..<50 {
+                let boxes = (0..<2).map { _ in UncheckedBox(FeedScreen(center: center)) }
+                for box in boxes {
+                    if let screen = box.value {
+                        harness.track(screen)
+                        screen.viewWillAppear()
+                    }
+                }
+                await withTaskGroup(of: Void.self) { group in
+                    for box in boxes { group.addTask { box.value = nil } }
+                }
+            }
+            #expect(harness.analyze().live("duplicate-registration").isEmpty)
+        }
+
         /// The near miss, analysed after the release too: two screens, one appearance each.
         @Test func twoScreensReleasedBeforeTheCheckAreClean() {
             let harness = Harness()
@@ -226,4 +366,10 @@ extension Live {
             #expect(description.hasSuffix(":\(FeedScreen.addLine)) of feed (FeedScreen)"))
         }
     }
+}
+
+/// Hands one strong reference to another task, which lets it go there.
+private final class UncheckedBox<Value: AnyObject>: @unchecked Sendable {
+    var value: Value?
+    init(_ value: Value) { self.value = value }
 }

@@ -10,8 +10,9 @@ struct DuplicateRegistrationRule: Rule {
             classic cause is registering in viewWillAppear (or any method that runs more than once) and removing \
             only in deinit. A block registration has no observer; in live tests it counts as its token's owner's \
             (the tracked object whose stored properties, arrays or dictionaries hold the token, directly or \
-            inside wrapper objects the harness does not track, such as a bag of subscriptions) when the owner \
-            added two blocks for the same name and sender at the same line. Each `withObservationTracking` is a \
+            inside wrapper objects the harness does not track, such as a bag of subscriptions; or the one tracked \
+            object whose deinit let the tokens go; or, for a token overwritten by the next one, that token's owner) \
+            when the owner added two blocks for the same name and sender at the same line. Each `withObservationTracking` is a \
             registration of its own, and all of them fire: one observer tracking the same object and property \
             twice before the first fired gets the next change twice (in scenarios' `observable` registries; live, \
             the harness cannot tell what two calls at one line read). A typed observer whose token is dropped at \
