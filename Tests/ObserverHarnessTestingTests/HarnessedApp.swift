@@ -67,3 +67,39 @@ func showOneScreenTwice() {
     screens.showEpisode()
     screens.disappear(screen)
 }
+
+extension Notification.Name {
+    static let userDidSignOut = Notification.Name("UserDidSignOut")
+}
+
+/// Registers its sign-out block on every appearance and removes its tokens
+/// only in deinit: the classic `viewWillAppear` bug. Appearing twice is a
+/// duplicate.
+final class FeedScreen: @unchecked Sendable {
+    private var tokens: [any NSObjectProtocol] = []
+    private(set) var signOuts = 0  // written by deliveries on the posting thread
+
+    deinit {
+        for token in tokens { Observers.center.removeObserver(token) }
+    }
+
+    static let registrationLine = #line + 3
+    func viewWillAppear() {
+        tokens.append(
+            Observers.center.addObserver(forName: .userDidSignOut, object: nil, queue: nil) { [weak self] _ in
+                self?.signOuts += 1
+            })
+    }
+}
+
+/// The test a team writes: show the feed, sign out, close it, then check.
+/// `track` is the test's call, not the app's: it names the screen in findings.
+func showTheFeed(appearances: Int, screens: Int, tracking track: (AnyObject) -> Void) {
+    var feeds: [FeedScreen] = (0..<screens).map { _ in FeedScreen() }
+    for feed in feeds {
+        track(feed)
+        for _ in 0..<appearances { feed.viewWillAppear() }
+    }
+    Observers.center.post(name: .userDidSignOut, object: nil)
+    feeds.removeAll()  // closed before the test's end-of-test check
+}

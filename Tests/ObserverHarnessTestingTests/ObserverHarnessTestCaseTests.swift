@@ -41,6 +41,18 @@ final class ObserverHarnessTestCaseTests: ObserverHarnessTestCase {
         showOneScreenTwice()
     }
 
+    /// The feed is closed before the end-of-test check: still caught.
+    func testAFeedClosedBeforeTheEndOfTheTestIsStillCaught() throws {
+        expectFindings(["duplicate-registration"])
+        let harness = try XCTUnwrap(Harness.current)
+        showTheFeed(appearances: 2, screens: 1) { harness.track($0) }
+    }
+
+    func testTwoFeedsAppearingOnceEachAreClean() throws {
+        let harness = try XCTUnwrap(Harness.current)
+        showTheFeed(appearances: 1, screens: 2) { harness.track($0) }
+    }
+
     func testARuleOnTheAllowListIsTolerated() {
         harnessOptions.allowed = ["duplicate-registration"]
         showOneScreenTwice()

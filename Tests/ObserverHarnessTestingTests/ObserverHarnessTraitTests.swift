@@ -92,6 +92,23 @@ struct TraitOnASuite {
         showOneScreenTwice()
     }
 
+    /// The feed registers its block on each appearance and is closed before
+    /// the test ends: its duplicate is still the test's finding, at its line.
+    @Test(.observerHarness(expecting: ["duplicate-registration"]))
+    func aFeedClosedBeforeTheEndOfTheTestIsStillCaught() throws {
+        let harness = try #require(Harness.current)
+        showTheFeed(appearances: 2, screens: 1) { harness.track($0, label: "feed") }
+        let finding = try #require(harness.analyze().findings.first { $0.rule == "duplicate-registration" })
+        #expect(finding.site?.line == FeedScreen.registrationLine)
+        #expect(finding.objects == ["feed"])
+    }
+
+    /// Its near miss: two feeds, one appearance each, closed the same way.
+    @Test func twoFeedsAppearingOnceEachAreClean() throws {
+        let harness = try #require(Harness.current)
+        showTheFeed(appearances: 1, screens: 2) { harness.track($0) }
+    }
+
     /// `unobserved-post` is a note: below the default threshold.
     @Test func aNoteDoesNotFailByDefault() {
         Playback.endEpisode()

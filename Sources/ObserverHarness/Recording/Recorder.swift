@@ -50,20 +50,8 @@ final class Recorder: @unchecked Sendable {
     private var registrationTokens: Set<UInt32> = []
     /// Each registration token's owner, once found (see ``recordTokenOwner(_:of:)``).
     @exclusivity(unchecked) private var tokenOwners: [UInt32: UInt32] = [:]
-    /// The objects the test tracked itself (``trackedObjectID(for:label:site:)``)
-    /// that were alive when last looked at: where the owner of a token that
-    /// goes with its holder is looked for (see ``appendTokenDropLocked(_:token:context:keepingAlive:)``).
-    @exclusivity(unchecked) private var trackedHolders: Set<UInt32> = []
-    /// The last token dropped while its registration was active: its thread,
-    /// the event count just after its drop, and the holder it was given.
-    @exclusivity(unchecked) private var lastActiveTokenDrop: (thread: UInt16, end: Int, holder: UInt32?)?
-    /// Tracked objects found gone by a sweep: when (the event count), on
-    /// which thread, whether by a token drop's sweep, in order.
-    @exclusivity(unchecked) private var holderDeaths: [(sequence: Int, thread: UInt16, atDrop: Bool, id: UInt32)] =
-        []
-    /// The event count when each live block token was made, after the sweep
-    /// that made sure every tracked object left was alive then.
-    @exclusivity(unchecked) private var tokenMadeAt: [UInt32: Int] = [:]
+    /// Who held each block token, decided as it goes (see ``TokenHolderLedger``).
+    @exclusivity(unchecked) private var tokenHolders = TokenHolderLedger()
     /// Tokens dropped as the next token was stored in their place, by the
     /// token that replaced them: they share its owner.
     @exclusivity(unchecked) private var overwrittenTokens: [UInt32: [UInt32]] = [:]
@@ -421,7 +409,7 @@ final class Recorder: @unchecked Sendable {
         // Released here, outside the lock: the last reference may be ours by now.
         withExtendedLifetime(alive) {}
         let id = objectID(for: token, at: ObjectIdentifier(token), site: site, token: kind)
-        if kind == .block { lock.withLock { tokenMadeAt[id] = madeAt } }
+        if kind == .block { lock.withLock { tokenHolders.tokenMade(id, at: madeAt) } }
         return id
     }
 
@@ -431,21 +419,14 @@ final class Recorder: @unchecked Sendable {
         let id = objectID(for: object, label: label, site: site)
         var alive: [AnyObject] = []
         lock.withLock {
-            // A death this thread notices here is not taken for the holder
-            // of a token it drops later: its deinit is over.
             _ = sweepTrackedHoldersLocked(keepingAlive: &alive)
-            if !deallocated.contains(id) { trackedHolders.insert(id) }
+            if !deallocated.contains(id) { tokenHolders.track(id) }
         }
         withExtendedLifetime(alive) {}
         return id
     }
 
-    // MARK: Token owners noticed as they go
-
-    /// How many tracked objects a token drop looks through at most; past it,
-    /// owners are found only by ``TokenOwners`` at analysis (a test tracking
-    /// that many objects is a benchmark, not a screen's journey).
-    static let trackedHolderLimit = 1_024
+    // MARK: Token holders noticed as tokens go
 
     /// Records the deallocation of the tracked objects gone since last looked.
     func sweepTrackedHolders() {
@@ -455,116 +436,74 @@ final class Recorder: @unchecked Sendable {
         withExtendedLifetime(alive) {}
     }
 
-    /// The tracked objects gone since they were last looked at (every token
-    /// made since was made while they were alive), their deallocation
-    /// recorded. The live ones are added to `alive`, to be released by the
-    /// caller once the lock is let go: a deinit must never run under it.
-    private func sweepTrackedHoldersLocked(keepingAlive alive: inout [AnyObject], atDrop: Bool = false) -> [UInt32] {
-        guard !trackedHolders.isEmpty, trackedHolders.count <= Self.trackedHolderLimit else { return [] }
+    /// The tracked objects gone since they were last looked at, their
+    /// deallocation recorded. The live ones are added to `alive`, to be
+    /// released by the caller once the lock is let go: a deinit must never
+    /// run under it.
+    private func sweepTrackedHoldersLocked(keepingAlive alive: inout [AnyObject], atTokenEnd: Bool = false)
+        -> [UInt32]
+    {
+        guard !tokenHolders.tracked.isEmpty, tokenHolders.isLooking else { return [] }
         var gone: [UInt32] = []
-        for id in trackedHolders {
+        for id in tokenHolders.tracked {
             if let object = liveObjects[id]?.object {
                 alive.append(object)
             } else {
                 gone.append(id)
             }
         }
+        guard !gone.isEmpty else { return [] }
         // In id order: the recording must not depend on hash order.
         gone.sort()
-        let thread = ThreadContext.current.threadNumber
-        for id in gone {
-            trackedHolders.remove(id)
-            holderDeaths.append((storage.count, thread, atDrop, id))
-            appendDeallocLocked(id, flags: .detectedLate)
-        }
+        tokenHolders.noteGone(
+            gone, at: storage.count, thread: ThreadContext.current.threadNumber, atTokenEnd: atTokenEnd)
+        for id in gone { appendDeallocLocked(id, flags: .detectedLate) }
         return gone
     }
 
-    /// How many earlier deaths a token drop reads at most before it gives up
-    /// naming an owner.
-    private static let holderDeathsReadLimit = 256
-
-    /// Who may have held `token`, dropped now on `thread`: the tracked
-    /// objects found gone since the token was made by this drop (`gone`) or
-    /// by an earlier drop on this thread (the same deinit's previous token).
-    /// Those another thread found gone meanwhile only count against naming
-    /// anyone (its sweep may have run inside this holder's deinit, or the
-    /// holder may be an object the test does not track). A death this thread
-    /// noticed otherwise (making a token, tracking) is not the deinit running
-    /// now. Returns the one holder, or nil with `unsure` when there is more
-    /// than one, or nobody to go on.
-    private func holderLocked(of token: UInt32, gone: [UInt32], thread: UInt16) -> (holder: UInt32?, unsure: Bool) {
-        var seen = Set(gone)
-        guard seen.count < 2 else { return (nil, true) }
-        var holder = gone.first
-        let madeAt = tokenMadeAt[token] ?? 0
-        var read = 0
-        for death in holderDeaths.reversed() {
-            guard death.sequence >= madeAt else { break }
-            read += 1
-            // Too many to be sure there is only one: no owner.
-            guard read <= Self.holderDeathsReadLimit else { return (nil, true) }
-            guard seen.insert(death.id).inserted else { continue }
-            if seen.count > 1 { return (nil, true) }
-            if death.thread == thread && death.atDrop { holder = death.id }
-        }
-        return (holder, !seen.isEmpty && holder == nil)
+    /// A block token object was freed.
+    func tokenFreedLocked(_ token: UInt32) {
+        tokenHolders.tokenFreed(token)
     }
 
-    /// A block token that went: it is made no longer.
-    func forgetTokenLocked(_ token: UInt32) {
-        tokenMadeAt.removeValue(forKey: token)
-    }
-
-    /// Appends the drop of a block token whose registration is still active,
-    /// giving the token an owner when its holder is what just went: a
-    /// token's last reference goes in its holder's deinit, and by then the
-    /// holder's weak reference is empty. The owner is
-    /// - the one tracked object found gone now or by this thread's earlier
-    ///   drops since the token was made, with no other found gone meanwhile
-    ///   (see ``holderLocked(of:gone:thread:)``), or
-    /// - with none gone, the owner of the token dropped just before on this
-    ///   thread with nothing recorded between (the same holder's next token).
-    /// Two or more gone (a screen and the view model it frees) leave no owner.
-    /// A tracked object that died unnoticed earlier (nothing made, dropped or
-    /// tracked since) is taken for the holder of an untracked object's token
-    /// dropped next; AdoptingInAnApp documents the limit.
+    /// Appends the drop of a block token whose registration is still active
+    /// (its last reference went), deciding who held it (``TokenHolderLedger``).
     /// A token dropped as this thread's very next event after another block
     /// registration was overwritten by that registration's token
     /// (`token = center.addObserver(…)` run again): it shares that token's
     /// owner, whenever that is found.
-    /// This is what lets a test analyse after releasing its screen and still
-    /// see which screen registered each block.
     func appendTokenDropLocked(
         _ event: Event, token: UInt32, context: ThreadContext, keepingAlive alive: inout [AnyObject]
     ) {
-        defer { forgetTokenLocked(token) }
-        if trackedHolders.count > Self.trackedHolderLimit {
-            // Not looked through: no owner, and none to pass on.
+        defer { tokenHolders.tokenFreed(token) }
+        if tokenOwners[token] == nil, let replacement = replacingTokenLocked(of: token, context: context) {
+            overwrittenTokens[replacement, default: []].append(token)
+            if let holder = tokenOwners[replacement] { recordTokenOwnerLocked(holder, of: token, context: context) }
             _ = appendLocked(event, context: context)
-            lastActiveTokenDrop = nil
-        } else if tokenOwners[token] == nil {
-            if let replacement = replacingTokenLocked(of: token, context: context) {
-                overwrittenTokens[replacement, default: []].append(token)
-                if let holder = tokenOwners[replacement] { recordTokenOwnerLocked(holder, of: token, context: context) }
-                _ = appendLocked(event, context: context)
-                lastActiveTokenDrop = nil
-                return
-            }
-            let gone = sweepTrackedHoldersLocked(keepingAlive: &alive, atDrop: true)
-            var (holder, unsure) = holderLocked(of: token, gone: gone, thread: context.threadNumber)
-            if holder == nil, !unsure, let last = lastActiveTokenDrop, last.thread == context.threadNumber,
-                last.end == storage.count
-            {
-                holder = last.holder
-            }
-            if let holder { recordTokenOwnerLocked(holder, of: token, context: context) }
-            _ = appendLocked(event, context: context)
-            lastActiveTokenDrop = (context.threadNumber, storage.count, holder)
-        } else {
-            _ = appendLocked(event, context: context)
-            lastActiveTokenDrop = (context.threadNumber, storage.count, tokenOwners[token])
+            tokenHolders.forgetLast()
+            return
         }
+        appendTokenEndLocked(event, token: token, ending: .dropped, context: context, keepingAlive: &alive)
+    }
+
+    /// Appends `event`, the end of `token`'s active registration (its drop
+    /// or its removal), giving the token its holder if it has none yet and
+    /// the ledger can tell (see ``TokenHolderLedger``).
+    func appendTokenEndLocked(
+        _ event: Event, token: UInt32, ending: TokenHolderLedger.Ending, context: ThreadContext,
+        keepingAlive alive: inout [AnyObject]
+    ) {
+        let thread = context.threadNumber
+        if tokenOwners[token] == nil, tokenHolders.isLooking {
+            let gone = sweepTrackedHoldersLocked(keepingAlive: &alive, atTokenEnd: true)
+            if let holder = tokenHolders.holder(
+                of: token, ending: ending, gone: gone, thread: thread, end: storage.count)
+            {
+                recordTokenOwnerLocked(holder, of: token, context: context)
+            }
+        }
+        _ = appendLocked(event, context: context)
+        tokenHolders.noteEnded(token, ending: ending, holder: tokenOwners[token], thread: thread, end: storage.count)
     }
 
     /// The token whose block registration is the event just before, made on

@@ -250,7 +250,9 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         // The registration may hold the last strong reference to its observer,
         // whose deinit records through this lock: it is let go after unlocking.
         var ended: Registration<Handler>?
-        defer { withExtendedLifetime(ended) {} }
+        // Tracked objects looked at for the token's owner: released after the lock.
+        var alive: [AnyObject] = []
+        defer { withExtendedLifetime((ended, alive)) {} }
         return recorder.withLock {
             recorder.noticeDeallocationsLocked()
             let context = ThreadContext.current
@@ -265,12 +267,17 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                 ended = found
             }
             let matched = found != nil || detachedIDs.remove(registrationID) != nil
-            _ = recorder.appendLocked(
-                Event(
-                    kind: .remove, flags: .byToken, site: siteID, registry: registryID,
-                    channel: channelID, object: observerID, subject: senderID,
-                    registration: matched ? registrationID : 0),
-                context: context)
+            let event = Event(
+                kind: .remove, flags: .byToken, site: siteID, registry: registryID,
+                channel: channelID, object: observerID, subject: senderID,
+                registration: matched ? registrationID : 0)
+            if found?.tokenForm == true {
+                // Removed in its holder's deinit, the token says who held it.
+                recorder.appendTokenEndLocked(
+                    event, token: observerID, ending: .removed, context: context, keepingAlive: &alive)
+            } else {
+                _ = recorder.appendLocked(event, context: context)
+            }
             return found != nil
         }
     }
@@ -330,7 +337,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         defer { withExtendedLifetime((ended, alive)) {} }
         recorder.withLock {
             guard let registration = activeRegistrationLocked(registrationID, observerID: observerID) else {
-                recorder.forgetTokenLocked(observerID)
+                recorder.tokenFreedLocked(observerID)
                 return
             }
             let event = Event(

@@ -57,6 +57,54 @@ extension Live {
             #expect(finding.objects == ["feed"])
         }
 
+        /// The classic shape: tokens removed only in deinit. The removals in
+        /// the screen's deinit say whose they were.
+        final class RemovingFeedScreen {
+            let center: InstrumentedNotificationCenter
+            var tokens: [any NSObjectProtocol] = []
+            static let addLine: UInt = #line + 4
+            init(center: InstrumentedNotificationCenter) { self.center = center }
+            deinit { for token in tokens { center.removeObserver(token) } }
+            func viewWillAppear() {
+                tokens.append(center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in })
+            }
+            func viewWillDisappear() {
+                for token in tokens { center.removeObserver(token) }
+                tokens.removeAll()
+            }
+        }
+
+        @Test(arguments: [false, true])
+        func aScreenRemovingOnlyInDeinitIsCaughtEitherSideOfTheRelease(releasedFirst: Bool) throws {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var screen: RemovingFeedScreen? = RemovingFeedScreen(center: center)
+            harness.track(try #require(screen), label: "feed")
+            screen?.viewWillAppear()
+            screen?.viewWillAppear()
+            if releasedFirst { screen = nil }
+            let findings = harness.analyze().live("duplicate-registration")
+            withExtendedLifetime((screen, center)) {}
+            #expect(findings.count == 1)
+            #expect(findings.first?.site?.line == Int(RemovingFeedScreen.addLine))
+            #expect(findings.first?.objects == ["feed"])
+        }
+
+        /// One screen's deinit removes its token; right after, another (alive)
+        /// removes its own: the second is not taken for the first's.
+        @Test func aLiveScreensRemovalRightAfterAnotherScreensDeinitIsItsOwn() {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var first: RemovingFeedScreen? = RemovingFeedScreen(center: center)
+            let second = RemovingFeedScreen(center: center)
+            if let first { harness.track(first, label: "first") }
+            first?.viewWillAppear()
+            second.viewWillAppear()
+            first = nil
+            second.viewWillDisappear()
+            #expect(harness.analyze().live("duplicate-registration").isEmpty)
+        }
+
         /// A screen that keeps only its latest token (`token = center.addObserver…`):
         /// the overwritten one is a discarded token, and the repeat is the
         /// screen's whether the check comes before or after its release.

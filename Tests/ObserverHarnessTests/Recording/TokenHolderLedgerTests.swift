@@ -1,0 +1,77 @@
+import Testing
+
+@testable import ObserverHarness
+
+/// The decisions the ledger makes as a block token goes, one rule per test.
+@Suite struct TokenHolderLedgerTests {
+    /// Holders 1 and 2 tracked; tokens 10 and 11 made at event 5.
+    private func ledger() -> TokenHolderLedger {
+        var ledger = TokenHolderLedger()
+        ledger.track(1)
+        ledger.track(2)
+        ledger.tokenMade(10, at: 5)
+        ledger.tokenMade(11, at: 5)
+        return ledger
+    }
+
+    @Test func theOneHolderFoundGoneAsTheTokenGoesHeldIt() {
+        var ledger = ledger()
+        ledger.noteGone([1], at: 8, thread: 1, atTokenEnd: true)
+        #expect(ledger.holder(of: 10, ending: .dropped, gone: [1], thread: 1, end: 9) == 1)
+    }
+
+    @Test func twoFoundGoneNameNoOne() {
+        var ledger = ledger()
+        ledger.noteGone([1, 2], at: 8, thread: 1, atTokenEnd: true)
+        #expect(ledger.holder(of: 10, ending: .dropped, gone: [1, 2], thread: 1, end: 10) == nil)
+    }
+
+    @Test func aDeathAnotherThreadSawSinceTheTokenWasMadeNamesNoOne() {
+        var ledger = ledger()
+        ledger.noteGone([2], at: 6, thread: 2, atTokenEnd: false)
+        ledger.noteGone([1], at: 8, thread: 1, atTokenEnd: true)
+        #expect(ledger.holder(of: 10, ending: .dropped, gone: [1], thread: 1, end: 9) == nil)
+    }
+
+    @Test func aDeathSeenBeforeTheTokenWasMadeDoesNotCount() {
+        var ledger = ledger()
+        ledger.noteGone([2], at: 3, thread: 2, atTokenEnd: false)
+        ledger.noteGone([1], at: 8, thread: 1, atTokenEnd: true)
+        #expect(ledger.holder(of: 10, ending: .dropped, gone: [1], thread: 1, end: 9) == 1)
+    }
+
+    /// An earlier token's holder on this thread may still be in its deinit.
+    @Test func anEarlierTokensHolderAndAnotherFoundGoneNowNameNoOne() {
+        var ledger = ledger()
+        ledger.noteGone([1], at: 8, thread: 1, atTokenEnd: true)
+        ledger.noteEnded(10, ending: .dropped, holder: 1, thread: 1, end: 10)
+        ledger.noteGone([2], at: 10, thread: 1, atTokenEnd: true)
+        #expect(ledger.holder(of: 11, ending: .dropped, gone: [2], thread: 1, end: 11) == nil)
+    }
+
+    @Test func theNextDropRightAfterOnTheSameThreadHasTheSameHolder() {
+        var ledger = ledger()
+        ledger.noteEnded(10, ending: .dropped, holder: 1, thread: 1, end: 10)
+        ledger.tokenFreed(10)
+        #expect(ledger.holder(of: 11, ending: .dropped, gone: [], thread: 1, end: 10) == 1)
+        #expect(ledger.holder(of: 11, ending: .dropped, gone: [], thread: 2, end: 10) == nil)
+        #expect(ledger.holder(of: 11, ending: .dropped, gone: [], thread: 1, end: 12) == nil)
+    }
+
+    /// In a deinit's body the removed tokens are still held; a live
+    /// screen's removal after another's deinit follows a freed token.
+    @Test func aRemovalPassesItsHolderOnOnlyWhileTheEarlierTokenExists() {
+        var ledger = ledger()
+        ledger.noteEnded(10, ending: .removed, holder: 1, thread: 1, end: 10)
+        #expect(ledger.holder(of: 11, ending: .removed, gone: [], thread: 1, end: 10) == 1)
+        ledger.tokenFreed(10)
+        #expect(ledger.holder(of: 11, ending: .removed, gone: [], thread: 1, end: 10) == nil)
+    }
+
+    @Test func pastTheLimitNothingIsDecided() {
+        var ledger = TokenHolderLedger()
+        for id in 0...UInt32(TokenHolderLedger.trackedLimit) { ledger.track(id + 1) }
+        #expect(!ledger.isLooking)
+        #expect(ledger.holder(of: 10, ending: .dropped, gone: [1], thread: 1, end: 1) == nil)
+    }
+}
