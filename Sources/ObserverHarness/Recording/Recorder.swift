@@ -402,14 +402,14 @@ final class Recorder: @unchecked Sendable {
     /// first, so every holder left was alive when the token was made.
     func tokenID(for token: AnyObject, kind: TokenKind, site: CodeLocation?) -> UInt32 {
         var alive: [AnyObject] = []
-        let madeAt = lock.withLock {
-            _ = sweepTrackedHoldersLocked(keepingAlive: &alive)
-            return storage.count
-        }
+        lock.lock()
+        _ = sweepTrackedHoldersLocked(keepingAlive: &alive)
+        let madeAt = storage.count
+        let id = objectIDLocked(for: token, at: ObjectIdentifier(token), label: nil, site: site, token: kind)
+        if kind == .block { tokenHolders.tokenMade(id, at: madeAt) }
+        lock.unlock()
         // Released here, outside the lock: the last reference may be ours by now.
         withExtendedLifetime(alive) {}
-        let id = objectID(for: token, at: ObjectIdentifier(token), site: site, token: kind)
-        if kind == .block { lock.withLock { tokenHolders.tokenMade(id, at: madeAt) } }
         return id
     }
 
@@ -524,10 +524,17 @@ final class Recorder: @unchecked Sendable {
         site: CodeLocation? = nil, token: TokenKind? = nil
     ) -> UInt32 {
         lock.lock()
+        let id = objectIDLocked(for: object, at: key, label: label, site: site, token: token)
+        lock.unlock()
+        return id
+    }
+
+    private func objectIDLocked(
+        for object: AnyObject, at key: ObjectIdentifier, label: String?, site: CodeLocation?, token: TokenKind?
+    ) -> UInt32 {
         if let id = objectIDs[key] {
             if liveObjects[id]?.object === object {
                 if let label, objects[Int(id)].label == nil { objects[Int(id)].label = label }
-                lock.unlock()
                 return id
             }
             // The address was reused: the object we knew there is gone.
@@ -545,7 +552,6 @@ final class Recorder: @unchecked Sendable {
                 kind: .track, flags: token.map(EventFlags.init(token:)) ?? [], site: trackSite,
                 channel: typeName.id, object: id),
             context: ThreadContext.current)
-        lock.unlock()
         return id
     }
 
