@@ -3,13 +3,17 @@ import ObserverHarness
 
 /// Section 1: nanoseconds per `post(name:object:)` with N block observers on
 /// the posted name, for the instrumented center (recording on), a fresh
-/// Foundation `NotificationCenter`, and a plain locked closure array.
+/// Foundation `NotificationCenter`, a plain locked closure array, and
+/// `Observers.center` inside a harness's scope (what app code posts through
+/// in a test: the instrumented center, plus the hand-off to Foundation's
+/// default center that keeps observers registered there hearing the post).
 struct PostBenchmark {
     struct Row {
         let observers: Int
         let instrumentedNanoseconds: Double
         let foundationNanoseconds: Double
         let plainNanoseconds: Double
+        let routedNanoseconds: Double
     }
 
     let options: BenchOptions
@@ -21,17 +25,26 @@ struct PostBenchmark {
     func run() -> [Row] {
         options.observerCounts.map { observers in
             let posts = max(options.minimumPosts, options.deliveriesPerRun / observers)
-            var best = (instrumented: Double.infinity, foundation: Double.infinity, plain: Double.infinity)
-            _ = (instrumented(observers, posts), foundation(observers, posts), plain(observers, posts))  // warm-up
+            var best = (
+                instrumented: Double.infinity, foundation: Double.infinity, plain: Double.infinity,
+                routed: Double.infinity
+            )
+            // Warm-up.
+            _ = (
+                instrumented(observers, posts), foundation(observers, posts), plain(observers, posts),
+                routed(observers, posts)
+            )
             for _ in 0..<options.postRuns {
                 best.instrumented = min(best.instrumented, instrumented(observers, posts))
                 best.foundation = min(best.foundation, foundation(observers, posts))
                 best.plain = min(best.plain, plain(observers, posts))
+                best.routed = min(best.routed, routed(observers, posts))
             }
             let perPost = 1e9 / Double(posts)
             return Row(
                 observers: observers, instrumentedNanoseconds: best.instrumented * perPost,
-                foundationNanoseconds: best.foundation * perPost, plainNanoseconds: best.plain * perPost)
+                foundationNanoseconds: best.foundation * perPost, plainNanoseconds: best.plain * perPost,
+                routedNanoseconds: best.routed * perPost)
         }
     }
 
@@ -64,6 +77,22 @@ struct PostBenchmark {
         tally.expect(observers * posts, "Foundation's NotificationCenter")
         for token in tokens { center.removeObserver(token) }
         return seconds
+    }
+
+    private func routed(_ observers: Int, _ posts: Int) -> Double {
+        withObserverHarness(Harness(name: "post-benchmark-routed")) {
+            let center = Observers.center
+            let tally = Tally()
+            let tokens = (0..<observers).map { _ in
+                center.addObserver(forName: Self.name, object: nil, queue: nil) { _ in tally.count &+= 1 }
+            }
+            let seconds = Stopwatch.seconds {
+                for _ in 0..<posts { center.post(name: Self.name, object: nil) }
+            }
+            tally.expect(observers * posts, "Observers.center under a harness")
+            for token in tokens { center.removeObserver(token) }
+            return seconds
+        }
     }
 
     private func plain(_ observers: Int, _ posts: Int) -> Double {

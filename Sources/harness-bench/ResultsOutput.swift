@@ -10,6 +10,7 @@ extension Results {
                 "observers": .int($0.observers), "instrumented_ns": .double(rounded($0.instrumentedNanoseconds, 1)),
                 "foundation_ns": .double(rounded($0.foundationNanoseconds, 1)),
                 "plain_ns": .double(rounded($0.plainNanoseconds, 1)),
+                "observers_center_ns": .double(rounded($0.routedNanoseconds, 1)),
             ]
         }
         let analysis: [JSONValue] = self.analysis.map {
@@ -94,7 +95,7 @@ extension Results {
             + Self.columns(
                 [
                     "observers", "instrumented", "Foundation", "closure array", "Foundation / instr.",
-                    "instr. / closures",
+                    "instr. / closures", "Observers.center", "center / Foundation",
                 ],
                 post.map { row in
                     [
@@ -102,6 +103,8 @@ extension Results {
                         format(row.foundationNanoseconds, "%.0f"), format(row.plainNanoseconds, "%.0f"),
                         format(row.foundationNanoseconds / row.instrumentedNanoseconds, "%.1fx"),
                         format(row.instrumentedNanoseconds / row.plainNanoseconds, "%.1fx"),
+                        format(row.routedNanoseconds, "%.0f"),
+                        format(row.routedNanoseconds / row.foundationNanoseconds, "%.2fx"),
                     ]
                 })
     }
