@@ -69,7 +69,9 @@ final class InstrumentedObserverList: ObserverListBackend, @unchecked Sendable {
         let result = store.add(
             observer: observer, observerID: entry.id, hold: hold, channel: channel, senderID: 0, tokenForm: false,
             dedupe: dedupe, site: site, isolation: isolation, handler: ())
-        if dedupe, case .added(let registration) = result {
+        // Only one that holds its observer weakly is kept: one holding it
+        // strongly would keep a removed (or detached) observer alive.
+        if dedupe, case .added(let registration) = result, registration.hold != .strong {
             knownLock.lock()
             entry.registration = registration
             knownLock.unlock()
@@ -120,7 +122,8 @@ private final class KnownObserver {
     @exclusivity(unchecked) weak var object: AnyObject?
     let id: UInt32
     /// Its last registration added here (a de-duplicating list's only one
-    /// per channel), whether or not it is still active. Guarded by the list's `knownLock`.
+    /// per channel), whether or not it is still active, unless that holds
+    /// the observer strongly. Guarded by the list's `knownLock`.
     @exclusivity(unchecked) var registration: Registration<Void>?
 
     init(_ object: AnyObject, id: UInt32) {

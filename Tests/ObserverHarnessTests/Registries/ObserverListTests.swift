@@ -209,6 +209,22 @@ import Testing
         #expect(adds[3].flags.hold == .weak, "an ignored add records its own hold")
     }
 
+    @Test(arguments: [false, true])
+    func aStrongListLetsARemovedObserverGo(dedupe: Bool) {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self, hold: .strong, dedupe: dedupe)
+        weak var gone: Screen?
+        do {
+            let screen = Screen()
+            gone = screen
+            list.add(screen)
+            list.add(screen)
+            list.remove(screen)
+        }
+        #expect(gone == nil, "nothing the list remembers keeps a removed observer alive")
+        #expect(list.count == 0)
+    }
+
     protocol Named: AnyObject { var label: String { get } }
     final class Plain: Named { var label: String { "plain" } }
     class Base: Named { var label: String { "base" } }
