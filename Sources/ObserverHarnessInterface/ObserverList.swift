@@ -257,7 +257,32 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     @usableFromInline
     func instrumentedNotify(channel: String, location: CodeLocation, _ body: (Observer) -> Void) {
         // The backend hands back only objects added through `add`, which took an `Observer`.
-        backend?.notify(channel: channel, location: location) { body($0 as! Observer) }
+        guard lock.locked({ observerIsClassExistential }) == true, ObserverListEntry.fitsInline(Observer.self)
+        else {
+            backend?.notify(channel: channel, location: location) { body($0 as! Observer) }
+            return
+        }
+        // A class-bound existential is the object followed by its class's
+        // witness tables: the runtime's cast (thousands of instructions in a
+        // debug build) runs once per class in a row, and the next object of
+        // that class gets the same tables after its own reference.
+        var lastClass: ObjectIdentifier?
+        var bits: ObserverListEntry.Bits = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bits) { slot in
+            let observer = slot.baseAddress!.assumingMemoryBound(to: Observer.self)
+            let objectWord = slot.baseAddress!.assumingMemoryBound(to: UInt.self)
+            backend?.notify(channel: channel, location: location) { object in
+                let objectClass = ObjectIdentifier(type(of: object))
+                if objectClass != lastClass {
+                    withUnsafeBytes(of: object as! Observer) { slot.copyMemory(from: $0) }
+                    lastClass = objectClass
+                }
+                // Unretained, as in the plain list: `object`, which the backend
+                // holds for this call, keeps it valid.
+                objectWord.pointee = unsafeBitCast(object, to: UInt.self)
+                body(observer.pointee)
+            }
+        }
     }
 }
 

@@ -337,7 +337,12 @@ final class Recorder: @unchecked Sendable {
         // non-pointer StaticString goes by text instead.
         let key = SiteKey(location)
         // Calls in a loop repeat their site: compare before anything else.
-        if key.file != nil, key == lastSite.key { return lastSite.id }
+        // Field by field: `==` on an optional is a generic call in a debug build.
+        if key.file != nil, let last = lastSite.key, key.file == last.file, key.line == last.line,
+            key.column == last.column
+        {
+            return lastSite.id
+        }
         let id: UInt32
         if let number = SiteCatalog.shared.number(for: key, location) {
             id = siteIDLocked(catalogNumber: number)
@@ -545,12 +550,16 @@ final class Recorder: @unchecked Sendable {
         objects.append(ObjectInfo(typeName: typeName.name, label: label))
         liveObjects[id] = WeakReference(object)
         objectIDs[key] = id
-        let trackSite = site.map { siteID(locked: $0) } ?? 0
-        if token != nil { registrationTokens.insert(id) }
+        // `if let`, not `map` and `?? []`: generic calls in a debug build, per object tracked.
+        var trackSite: UInt32 = 0
+        if let site { trackSite = siteID(locked: site) }
+        var trackFlags = EventFlags.none
+        if let token {
+            registrationTokens.insert(id)
+            trackFlags = EventFlags(token: token)
+        }
         _ = appendLocked(
-            Event(
-                kind: .track, flags: token.map(EventFlags.init(token:)) ?? [], site: trackSite,
-                channel: typeName.id, object: id),
+            Event(kind: .track, flags: trackFlags, site: trackSite, channel: typeName.id, object: id),
             context: ThreadContext.current)
         return id
     }
@@ -832,6 +841,7 @@ struct WeakReference {
 
     init(_ object: AnyObject?) {
         self.object = object
-        self.key = object.map(ObjectIdentifier.init)
+        // `if let`, not `map`: a generic call in a debug build, per object tracked.
+        if let object { key = ObjectIdentifier(object) } else { key = nil }
     }
 }

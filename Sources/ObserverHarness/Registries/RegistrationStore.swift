@@ -13,7 +13,8 @@ final class Registration<Handler>: @unchecked Sendable {
     let handler: Handler
     let site: UInt32
     private let strongObserver: AnyObject?
-    private weak var weakObserver: AnyObject?
+    // Set once, in `init`: the runtime's exclusivity check on each delivery's load buys nothing.
+    @exclusivity(unchecked) private weak var weakObserver: AnyObject?
     /// False for block registrations that name no observer object.
     let hasObserverObject: Bool
     /// Where the registering code was isolated; deliveries are checked against it.
@@ -53,7 +54,11 @@ final class Registration<Handler>: @unchecked Sendable {
     }
 
     /// The observer if it is still alive (always, for a strong hold).
-    var observer: AnyObject? { strongObserver ?? weakObserver }
+    var observer: AnyObject? {
+        // Not `??`: its autoclosure is a generic call per delivery in a debug build.
+        if let strongObserver { return strongObserver }
+        return weakObserver
+    }
 
     /// The flags of a delivery made on `context`'s thread: whether it ran on
     /// the main actor, and whether that is off the registration's isolation.
@@ -61,7 +66,8 @@ final class Registration<Handler>: @unchecked Sendable {
     /// hot path) this is one comparison.
     @inline(__always)
     func deliveryFlags(_ context: ThreadContext) -> EventFlags {
-        guard isolation != .nonisolated else { return .none }
+        // A pattern, not `!=`: the enum's `==` is a call in a debug build.
+        if case .nonisolated = isolation { return .none }
         return isolatedDeliveryFlags(context)
     }
 
@@ -109,12 +115,12 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     @exclusivity(unchecked) private var lastChannel: (name: String, id: UInt32)?
     /// Set by a replay that was cut short, on the replay's own thread: the
     /// deliveries in progress stop. Live registries never set it.
-    var halted = false
+    @exclusivity(unchecked) var halted = false
     /// Set by a replay: called on the replay's thread once per receiver a
     /// delivery loop reaches, whatever its observer's state (alive, dead,
     /// weak and gone, or removed earlier in the post), so the replay charges
     /// each as work. Live registries never set it.
-    var onDeliveryAttempt: (() -> Void)?
+    @exclusivity(unchecked) var onDeliveryAttempt: (() -> Void)?
     /// Registrations a leak check detached (lock-guarded): the app removing
     /// one afterwards removes what it registered, not nothing.
     private var detachedIDs: Set<UInt32> = []
@@ -169,6 +175,11 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     }
 
     private func compactLocked() {
+        // No holes (registrations only added since): nothing to close.
+        guard activeRegistrations < registrations.count else {
+            compactionThreshold = max(16, 2 * registrations.count)
+            return
+        }
         registrations.removeAll { $0 == nil }
         for (index, registration) in registrations.enumerated() { registration?.position = index }
         compactionThreshold = max(16, 2 * registrations.count)
@@ -207,21 +218,18 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         recorder.withLock {
             recorder.noticeDeallocationsLocked()
             let context = ThreadContext.current
-            let channelID = channel.map { internChannelLocked($0) } ?? 0
+            // Not `channel.map`: a generic call with a closure in a debug build.
+            var channelID: UInt32 = 0
+            if let channel { channelID = internChannelLocked(channel) }
             let siteID = recorder.siteIDLocked(site)
             // Raw bits: a debug build (what `swift test` runs) pays for each
             // generic `OptionSet` call on this per-add path.
             var bits = EventFlags(hold: hold).rawValue | extraFlags.rawValue | isolation.flags.rawValue
             if tokenForm { bits |= EventFlags.tokenForm.rawValue }
             if channel == nil { bits |= EventFlags.anyChannel.rawValue }
-            var flags = EventFlags(rawValue: bits)
+            let flags = EventFlags(rawValue: bits)
             if dedupe, let existing = activeDuplicateLocked(observerID, channelID, channel == nil, senderID) {
-                flags = EventFlags(rawValue: bits | EventFlags.ignoredDuplicate.rawValue)
-                _ = recorder.appendLocked(
-                    Event(
-                        kind: .add, flags: flags, site: siteID, registry: registryID,
-                        channel: channelID, object: observerID, subject: senderID,
-                        registration: existing.id), context: context)
+                appendIgnoredDuplicateLocked(existing, flags: bits, site: siteID, channel: channelID, context: context)
                 return .ignoredDuplicate(existing)
             }
             let registration = Registration(
@@ -237,6 +245,39 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                     registration: registration.id), context: context)
             return .added(registration)
         }
+    }
+
+    /// An `add` to a de-duplicating registry that the caller knows repeats
+    /// `existing` (the same observer, which named no sender), as long as
+    /// `existing` is still active on `channel`: then records what `add`
+    /// records for an ignored duplicate and returns true, without looking
+    /// the observer's registrations up. False: nothing recorded, `add` it.
+    func addRepeating(
+        _ existing: Registration<Handler>, hold: Hold, channel: String, site: SiteReference,
+        isolation: RegistrationIsolation
+    ) -> Bool {
+        recorder.withLock {
+            guard existing.isActive, !existing.anyChannel, existing.senderID == 0 else { return false }
+            recorder.noticeDeallocationsLocked()
+            let context = ThreadContext.current
+            let channelID = internChannelLocked(channel)
+            guard existing.channel == channelID else { return false }
+            let bits = EventFlags(hold: hold).rawValue | isolation.flags.rawValue
+            appendIgnoredDuplicateLocked(
+                existing, flags: bits, site: recorder.siteIDLocked(site), channel: channelID, context: context)
+            return true
+        }
+    }
+
+    /// Records an `add` ignored as a duplicate of `existing`.
+    private func appendIgnoredDuplicateLocked(
+        _ existing: Registration<Handler>, flags: UInt8, site: UInt32, channel: UInt32, context: ThreadContext
+    ) {
+        _ = recorder.appendLocked(
+            Event(
+                kind: .add, flags: EventFlags(rawValue: flags | EventFlags.ignoredDuplicate.rawValue), site: site,
+                registry: registryID, channel: channel, object: existing.observerID, subject: existing.senderID,
+                registration: existing.id), context: context)
     }
 
     /// Removes one registration by its token; records `remove` (matched or not).
@@ -556,7 +597,10 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                 readSinceLock = true
                 guard let entry = buffer[index] else { continue }
                 Unmanaged.passUnretained(entry)._withUnsafeGuaranteedRef { registration in
-                    guard registration.matches(channel: channel, sender: senderID) else { return }
+                    // `matches(channel:sender:)`, written out: a debug build calls it per receiver.
+                    guard registration.anyChannel || registration.channel == channel,
+                        registration.senderID == 0 || registration.senderID == senderID
+                    else { return }
                     deliverOne(
                         registration, postSequence: postSequence, channel: channel, senderID: senderID,
                         context: context, deliver: deliver)
@@ -583,7 +627,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             // A block registration has no observer object: no weak load.
             guard registration.hasObserverObject else {
                 let flags = registration.deliveryFlags(context)
-                offIsolation = flags.contains(.offIsolation)
+                offIsolation = flags.rawValue & EventFlags.offIsolation.rawValue != 0
                 if offIsolation { recorder.noteOffIsolationDeliveryLocked() }
                 deliverySequence = recorder.appendDeliveryLocked(
                     Event(
@@ -601,7 +645,8 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             }
             let kind: EventKind = dead ? (registration.hold == .weak ? .deliverSkipped : .deliverToDead) : .deliver
             let flags = dead ? EventFlags.none : registration.deliveryFlags(context)
-            offIsolation = flags.contains(.offIsolation)
+            // Raw bits, not `contains`: a generic `OptionSet` call per delivery in a debug build.
+            offIsolation = flags.rawValue & EventFlags.offIsolation.rawValue != 0
             if offIsolation { recorder.noteOffIsolationDeliveryLocked() }
             deliverySequence = recorder.appendDeliveryLocked(
                 Event(
@@ -612,7 +657,16 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         onDeliveryAttempt?()
         guard shouldRun else { return }
         guard offIsolation else {
-            recorder.withFrame(deliverySequence, context: context) { deliver(registration, observer, deliverySequence) }
+            // `recorder.withFrame`, written out: a debug build calls the
+            // generic function and its closure on every delivery. (`deliver`
+            // does not throw, so the frame is restored on every path.)
+            let savedRecorder = context.frameRecorder
+            let savedSequence = context.frameSequence
+            context.frameRecorder = ObjectIdentifier(recorder)
+            context.frameSequence = deliverySequence
+            deliver(registration, observer, deliverySequence)
+            context.frameRecorder = savedRecorder
+            context.frameSequence = savedSequence
             return
         }
         // Off its isolation: follow what the handler hands on.

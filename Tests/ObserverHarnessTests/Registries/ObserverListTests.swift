@@ -127,4 +127,120 @@ import Testing
         #expect(log == ["first"])
         #expect(harness.analyze().findings.map(\.rule).contains("mutation-during-notify"))
     }
+
+    // MARK: The list's cache of known observers
+
+    @Test func aNewObjectAtADeadObserversAddressIsANewObserverNotADuplicate() throws {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self, hold: .weak, dedupe: true)
+        var address: ObjectIdentifier?
+        do {
+            let first = Screen("first")
+            address = ObjectIdentifier(first)
+            list.add(first)
+            list.add(first)
+        }
+        // The allocator hands the freed memory to the next object of its size
+        // (nothing may allocate in between, or it takes it first).
+        var kept: [Screen] = []
+        kept.reserveCapacity(1_000)
+        var reused: Screen?
+        for _ in 0..<1_000 {
+            let candidate = Screen("second")
+            if ObjectIdentifier(candidate) == address {
+                reused = candidate
+                break
+            }
+            kept.append(candidate)
+        }
+        let second = try #require(reused, "no new object at the dead observer's address")
+        list.add(second)
+        list.add(second)
+        var called: [String] = []
+        list.notify { called.append($0.name) }
+        #expect(called == ["second"])
+        let recording = harness.recording()
+        let adds = recording.recordedEvents(.add).map(\.event)
+        #expect(adds.map { $0.flags.contains(.ignoredDuplicate) } == [false, true, false, true])
+        #expect(adds[0].object != adds[2].object, "ids are never reused")
+        #expect(adds[2].registration != adds[0].registration)
+        #expect(adds[3].registration == adds[2].registration)
+        // The first object's death is recorded before the second is tracked.
+        let firstDeath = try #require(recording.recordedEvents(.dealloc).first { $0.event.object == adds[0].object })
+        let secondTrack = try #require(recording.recordedEvents(.track).first { $0.event.object == adds[2].object })
+        #expect(firstDeath.sequence < secondTrack.sequence)
+        withExtendedLifetime(kept) {}
+    }
+
+    @Test func anObserverAddedAgainAfterItsRemovalGetsANewRegistration() {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self, dedupe: true)
+        let screen = Screen()
+        list.add(screen)
+        list.remove(screen)
+        list.add(screen)
+        list.add(screen)
+        var calls = 0
+        list.notify { _ in calls += 1 }
+        #expect(calls == 1)
+        let adds = harness.recording().recordedEvents(.add).map(\.event)
+        #expect(adds.map { $0.flags.contains(.ignoredDuplicate) } == [false, false, true])
+        #expect(adds[1].registration != adds[0].registration)
+        #expect(adds[2].registration == adds[1].registration)
+        #expect(Set(adds.map(\.object)).count == 1, "one object, one id")
+    }
+
+    @Test func dedupeMatchesTheChannelNotTheLastRegistration() {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self, dedupe: true)
+        let screen = Screen()
+        list.add(screen, channel: "user")
+        list.add(screen, channel: "cart")
+        list.add(screen, channel: "user")
+        list.add(screen, channel: "cart", hold: .weak)
+        var log: [String] = []
+        list.notify(channel: "user") { _ in log.append("user") }
+        list.notify(channel: "cart") { _ in log.append("cart") }
+        #expect(log == ["user", "cart"])
+        let adds = harness.recording().recordedEvents(.add).map(\.event)
+        #expect(adds.map { $0.flags.contains(.ignoredDuplicate) } == [false, false, true, true])
+        #expect(adds[2].registration == adds[0].registration)
+        #expect(adds[3].registration == adds[1].registration)
+        #expect(adds[3].flags.hold == .weak, "an ignored add records its own hold")
+    }
+
+    @Test(arguments: [false, true])
+    func aStrongListLetsARemovedObserverGo(dedupe: Bool) {
+        let harness = Harness()
+        let list = harness.observerList(of: Screen.self, hold: .strong, dedupe: dedupe)
+        weak var gone: Screen?
+        do {
+            let screen = Screen()
+            gone = screen
+            list.add(screen)
+            list.add(screen)
+            list.remove(screen)
+        }
+        #expect(gone == nil, "nothing the list remembers keeps a removed observer alive")
+        #expect(list.count == 0)
+    }
+
+    protocol Named: AnyObject { var label: String { get } }
+    final class Plain: Named { var label: String { "plain" } }
+    class Base: Named { var label: String { "base" } }
+    final class Derived: Base { override var label: String { "derived" } }
+
+    @Test func protocolTypedObserversOfSeveralClassesAreEachCalledAsThemselves() {
+        let harness = Harness()
+        let list = harness.observerList(of: (any Named).self, dedupe: true)
+        let observers: [any Named] = [Plain(), Plain(), Base(), Derived(), Plain(), Derived()]
+        for observer in observers { list.add(observer) }
+        var labels: [String] = []
+        list.notify { labels.append($0.label) }
+        list.notify { _ in }
+        #expect(labels == ["plain", "plain", "base", "derived", "plain", "derived"])
+        var identities: [ObjectIdentifier] = []
+        list.notify { identities.append(ObjectIdentifier($0)) }
+        #expect(identities == observers.map { ObjectIdentifier($0) })
+    }
 }

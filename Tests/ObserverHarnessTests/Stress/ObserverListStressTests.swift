@@ -125,4 +125,55 @@ import Testing
             $0.keep.removeAll(); $0.live.removeAll()
         }
     }
+
+    /// A de-duplicating list shared by 8 threads that subscribe the same
+    /// observers over and over (the store shape), while each thread also
+    /// removes and re-adds its own share: whatever the interleaving, each
+    /// observer has at most one registration, and an ignored add names it.
+    @Test func eightThreadsResubscribingSharedObserversKeepOneRegistrationEach() {
+        let harness = Harness(name: "stress-dedupe")
+        let list = harness.observerList(of: Node.self, hold: .weak, dedupe: true)
+        let shared = Tally()
+        shared.keep = (0..<64).map { _ in Node(list: nil) }
+        let nodes = shared.keep
+        let tallies = (0..<Stress.threadCount).map { _ in Tally() }
+        Stress.onThreads { index in
+            let tally = tallies[index]
+            let nodes = shared.keep
+            var generator = SplitMix64(seed: 0xDEDE + UInt64(index))
+            for _ in 0..<Stress.operationsPerThread / 4 {
+                let value = generator.next()
+                let node = nodes[Int(value % UInt64(nodes.count))]
+                if value % 16 == 0, Int(value % UInt64(nodes.count)) % Stress.threadCount == index {
+                    // Only this thread removes this node: its re-add must register it again.
+                    list.remove(node)
+                    list.add(node)
+                    tally.removes += 1
+                    tally.adds += 1
+                } else {
+                    list.add(node)
+                    tally.adds += 1
+                }
+            }
+        }
+        var called: [ObjectIdentifier: Int] = [:]
+        list.notify { called[ObjectIdentifier($0), default: 0] += 1 }
+        #expect(called.count == nodes.count)
+        #expect(called.values.allSatisfy { $0 == 1 }, "one registration per observer")
+        #expect(list.count == nodes.count)
+        let recording = harness.recording()
+        let adds = recording.recordedEvents(.add).map(\.event)
+        let removals = recording.recordedEvents(.remove).map(\.event)
+        #expect(adds.count == tallies.reduce(0) { $0 + $1.adds })
+        let registered = adds.filter { !$0.flags.contains(.ignoredDuplicate) }
+        let ended = removals.filter { $0.registration != 0 }
+        #expect(registered.count == nodes.count + ended.count, "a registration is made only when none is active")
+        // An ignored add names a registration made for the same observer.
+        let observerOfRegistration = Dictionary(uniqueKeysWithValues: registered.map { ($0.registration, $0.object) })
+        #expect(
+            adds.allSatisfy {
+                !$0.flags.contains(.ignoredDuplicate) || observerOfRegistration[$0.registration] == $0.object
+            })
+        withExtendedLifetime(nodes) {}
+    }
 }
