@@ -231,14 +231,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
                         registration: registration.id))
                 return
             }
-            // The current queue runs the block in place, as Foundation does. On
-            // Darwin the main queue is the current queue on the main thread; on
-            // Linux it is not (and `OperationQueue.current` misses the main
-            // actor's executor on a worker), and waiting for the main queue from
-            // the thread that drains it would hang: run it in place there too.
-            guard queue !== OperationQueue.current,
-                !(queue === OperationQueue.main && ExecutionPlace.current.isMainActor)
-            else {
+            guard !Self.runsInPlace(queue) else {
                 block(notification)
                 return
             }
@@ -292,7 +285,7 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
                 block(notification)
             case .block(let block, let reference?):
                 guard let queue = reference.queue else { return }
-                guard queue !== OperationQueue.current else {
+                guard !Self.runsInPlace(queue) else {
                     block(notification)
                     return
                 }
@@ -301,6 +294,16 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
                 queue.waitUntilAllOperationsAreFinished()
             }
         }
+    }
+
+    /// Whether a block for `queue` runs in place, inside the post: the
+    /// current queue does, as in Foundation. On Darwin the main queue is the
+    /// current queue on the main thread; on Linux it is not (and
+    /// `OperationQueue.current` misses the main actor's executor on a
+    /// worker), and waiting for the main queue from the thread that drains it
+    /// would hang: it runs in place there too.
+    static func runsInPlace(_ queue: OperationQueue) -> Bool {
+        queue === OperationQueue.current || (queue === OperationQueue.main && ExecutionPlace.current.isMainActor)
     }
 
     /// Whether `observer` has a registration here (the observer form).

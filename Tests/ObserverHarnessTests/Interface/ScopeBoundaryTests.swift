@@ -92,6 +92,26 @@ import Testing
             }
         }
 
+        /// A `queue: .main` block an earlier test left registered hears a later
+        /// test's post from the main actor in place, as the later test's own
+        /// would: waiting for the main queue from the main actor would hang.
+        @Test func anEarlierTestsMainQueueBlockHearsAMainActorPostInPlace() async {
+            await #expect(processExitsWith: .success) {
+                await MainActor.run {
+                    let heard = Counter()
+                    let first = Harness()
+                    let token = withObserverHarness(first) {
+                        Observers.center.addObserver(forName: .themeChanged, object: nil, queue: .main) { _ in
+                            heard.bump()
+                        }
+                    }
+                    withObserverHarness(Harness()) { Observers.center.post(name: .themeChanged, object: nil) }
+                    #expect(heard.value == 1, "run in place, inside the post")
+                    withObserverHarness(first) { Observers.center.removeObserver(token) }
+                }
+            }
+        }
+
         @Test func aLongLivedRegistrationFromOneTestHearsTheNext() async {
             await #expect(processExitsWith: .success) {
                 let production = ThemeService()

@@ -40,7 +40,9 @@ extension Live {
             harness.analyze().expectNone(of: "delivery-off-isolation")
         }
 
-        @Test(arguments: [Harness.PostThread.caller, .background])
+        /// One case at a time: both post the same name through `Observers.center`,
+        /// and run together each would hear the other's post, as on the default center.
+        @Test(.serialized, arguments: [Harness.PostThread.caller, .background])
         @MainActor func aPostThroughTheScopedCenterToAMainQueueBlockFinishes(posts: Harness.PostThread) async {
             let harness = Harness(posts: posts)
             let runs = MainQueueRuns()
