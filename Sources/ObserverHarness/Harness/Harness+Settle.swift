@@ -28,6 +28,7 @@ extension Harness {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) async -> Bool {
+        searchHeldTasks()
         let activity = recorder.asyncActivity
         var turns = 0
         while !activity.isSettled(loopsOpened: loopsOpened), turns < maxTurns {

@@ -103,17 +103,19 @@ public final class Harness: Sendable {
 
     // MARK: Objects
 
-    /// Names an object in reports (`label`), and starts watching its lifetime.
+    /// Names an object in reports (`label`), and starts watching its lifetime
+    /// and the tasks it keeps: an async loop running in one of them works for
+    /// it (`async-observer-outlives-owner`).
     @discardableResult
     public func track(
         _ object: AnyObject, label: String? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) -> ObjectID {
-        ObjectID(
-            rawValue: recorder.objectID(
-                for: object, label: label,
-                site: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
+        let id = recorder.objectID(
+            for: object, label: label, site: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        watchHeldTasks(of: object, id: id)
+        return ObjectID(rawValue: id)
     }
 
     /// Says the app has dropped its own reference to `object`: from here on it
@@ -124,6 +126,7 @@ public final class Harness: Sendable {
         line: UInt = #line, column: UInt = #column
     ) {
         let id = recorder.objectID(for: object)
+        watchHeldTasks(of: object, id: id)
         recorder.asyncActivity.ownerReleased(id)
         recorder.recordRelease(id, at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
@@ -163,6 +166,7 @@ public final class Harness: Sendable {
     /// registrations (see `LeakPinning`).
     public func recording() -> Recording {
         recorder.sweepDeallocations()
+        searchHeldTasks()
         TokenOwners.record(in: recorder)
         LeakPinning.pin(in: recorder)
         return recorder.snapshot()
