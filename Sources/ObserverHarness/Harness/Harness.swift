@@ -113,7 +113,8 @@ public final class Harness: Sendable {
         line: UInt = #line, column: UInt = #column
     ) -> ObjectID {
         let id = recorder.objectID(
-            for: object, label: label, site: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            for: object, label: label,
+            site: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         watchHeldTasks(of: object, id: id)
         return ObjectID(rawValue: id)
     }

@@ -70,7 +70,8 @@ final class AsyncActivity: @unchecked Sendable {
     /// Records the tasks `holder` keeps; returns the loops whose owner this
     /// finds, with it. A task seen for the first time is watched until it
     /// finishes, so that waiting for it to open a loop can stop.
-    func noteHeldTasks(_ tasks: [any HeldTask], holder: AnyObject, holderID: UInt32) -> [(loop: UInt32, owner: UInt32)] {
+    func noteHeldTasks(_ tasks: [any HeldTask], holder: AnyObject, holderID: UInt32) -> [(loop: UInt32, owner: UInt32)]
+    {
         var watch: [any HeldTask] = []
         let found = lock.withLock { () -> [(loop: UInt32, owner: UInt32)] in
             for task in tasks {

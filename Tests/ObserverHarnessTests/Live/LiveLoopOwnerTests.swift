@@ -83,7 +83,9 @@ extension Live {
             #expect(await harness.settle(maxTurns: 200) == false, "the loop never ends")
             let finding = try #require(harness.analyze().live("async-observer-outlives-owner").first)
             #expect(finding.objects.first == "screen")
-            #expect(finding.message.contains("keeps its owner screen (LiveAppearanceScreen) alive after the app released it"))
+            #expect(
+                finding.message.contains(
+                    "keeps its owner screen (LiveAppearanceScreen) alive after the app released it"))
             #expect(finding.message.contains("nothing cancelled its task, which screen keeps in a stored property"))
             #expect(finding.site?.file.hasSuffix("LiveLoopOwnerTests.swift") == true)
             #expect(finding.site?.line == Int(LiveAppearanceScreen.loopLine))
