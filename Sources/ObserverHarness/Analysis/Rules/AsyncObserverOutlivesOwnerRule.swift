@@ -21,7 +21,7 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
             found when the test tracks or releases it, when it settles, and when it analyses. Before judging, \
             `settle()` and the test-end check of the `.observerHarness` trait wait until every such task has \
             opened its loop, finished or been cancelled, so a loop whose task had not run yet when its owner \
-            was released is not lost.
+            was released is not lost (an XCTest test, whose end cannot wait, calls `settle()` before it checks).
 
             What is not judged: a loop whose task no tracked object keeps (a task nobody stores, a loop in a \
             child task or a task group, a task kept in another class instance the object references) and \
