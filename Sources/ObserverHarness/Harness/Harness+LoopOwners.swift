@@ -40,6 +40,14 @@ extension Harness {
     }
 }
 
+extension Harness {
+    /// Cancels every task found in the objects the test tracked: how a test
+    /// that shows a loop left running stops it once its findings are checked.
+    package func cancelHeldTasks() {
+        for task in recorder.asyncActivity.allHeldTasks() { task.cancelTask() }
+    }
+}
+
 extension Recorder {
     /// Records that `owner` keeps the task of the async loop `loop` (a
     /// `retain` flagged ``EventFlags/loopOwner``).

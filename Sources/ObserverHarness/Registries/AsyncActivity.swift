@@ -115,6 +115,11 @@ final class AsyncActivity: @unchecked Sendable {
         return ownerID
     }
 
+    /// Every task found in the test's objects, for ``Harness/cancelHeldTasks()``.
+    func allHeldTasks() -> [any HeldTask] {
+        lock.withLock { heldTasks.sorted { $0.key < $1.key }.map(\.value.task) }
+    }
+
     /// Whether every task the test's objects keep has opened its loop, ended or been cancelled.
     var heldTasksStarted: Bool {
         lock.withLock { !hasPendingHeldTaskLocked }

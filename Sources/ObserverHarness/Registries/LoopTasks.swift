@@ -7,6 +7,7 @@ protocol HeldTask: Sendable {
     /// `UnsafeCurrentTask` the same task sees (both hash the task's address).
     var taskIdentity: Int { get }
     var isTaskCancelled: Bool { get }
+    func cancelTask()
     /// Returns when the task has finished; never cancels or escalates it
     /// beyond the caller's priority.
     func waitUntilFinished() async
@@ -15,6 +16,7 @@ protocol HeldTask: Sendable {
 extension Task: HeldTask {
     var taskIdentity: Int { hashValue }
     var isTaskCancelled: Bool { isCancelled }
+    func cancelTask() { cancel() }
     func waitUntilFinished() async { _ = await result }
 }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Each example of the "Modern observer APIs in app code" article with the
 /// test the article shows: the rule fires at the app's line.
-@Suite(.observerHarness) @MainActor struct ShopScreenTests {
+@Suite(.cancellingTrackedTasks, .observerHarness) @MainActor struct ShopScreenTests {
     // article: typed-main-actor-test
     @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
     @Test(.observerHarness(expecting: ["discarded-token"]))

@@ -3,25 +3,30 @@ import ObserverHarness
 import ObserverHarnessTesting
 import Testing
 
-// article: theme-screen-test
-@Suite(.observerHarness) @MainActor struct ThemeScreenTests {
-    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    @Test(.observerHarness(expecting: ["async-observer-outlives-owner"]))
-    func closingTheScreenEndsItsThemeLoop() {
-        let harness = Harness.current!
-        var screen: ThemeScreen? = ThemeScreen()
-        harness.track(screen!, label: "theme screen")
-        harness.noteReleased(screen!)
-        screen = nil
-        Observers.center.post(name: .themeChanged, object: nil)
+/// The article's suites: the tasks a test shows leaking stop once it is checked.
+@Suite(.cancellingTrackedTasks) enum ModernAPIsArticle {}
+
+extension ModernAPIsArticle {
+    // article: theme-screen-test
+    @Suite(.observerHarness) @MainActor struct ThemeScreenTests {
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        @Test(.observerHarness(expecting: ["async-observer-outlives-owner"]))
+        func closingTheScreenEndsItsThemeLoop() {
+            let harness = Harness.current!
+            var screen: ThemeScreen? = ThemeScreen()
+            harness.track(screen!, label: "theme screen")
+            harness.noteReleased(screen!)
+            screen = nil
+            Observers.center.post(name: .themeChanged, object: nil)
+        }
     }
+    // end
 }
-// end
 
 /// The ways a team writes the test for a loop that outlives its screen, and
 /// the near misses, under the suite trait. A leaking loop's task is left
 /// running: cancelling it before the test ends would hide what the test shows.
-@Suite(.observerHarness) @MainActor struct LoopOwnerTraitTests {
+@Suite(.cancellingTrackedTasks, .observerHarness) @MainActor struct LoopOwnerTraitTests {
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     @Test(.observerHarness(expecting: ["async-observer-outlives-owner"]))
     func noOwnerArgumentAndAPlainSettleReportsTheLoop() async {

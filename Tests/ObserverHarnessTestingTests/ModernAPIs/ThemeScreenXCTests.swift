@@ -1,11 +1,17 @@
 import Foundation
 import ObserverHarness
-import ObserverHarnessTesting
 import XCTest
+
+@testable import ObserverHarnessTesting
 
 /// The loop that outlives its screen, and its near misses, from XCTest: the
 /// base class's harness, `settle()`, then the end-of-test check.
 @MainActor final class ThemeScreenXCTests: ObserverHarnessTestCase {
+    /// A loop a test shows leaking runs until the end-of-test check, then stops.
+    nonisolated override func invokeTest() {
+        HarnessedTest.$finished.withValue({ $0.cancelHeldTasks() }) { super.invokeTest() }
+    }
+
     func testNoOwnerArgumentReportsTheLoop() async throws {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else {
             throw XCTSkip("async notification sequences need macOS 15")
