@@ -15,7 +15,7 @@ struct CancellingTrackedTasks: SuiteTrait, TestTrait, TestScoping {
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await HarnessedTest.$finished.withValue({ $0.cancelHeldTasks() }) { try await function() }
+        try await HarnessedTest.$finished.withValue({ $0.cancelHeldTasks() }, operation: { try await function() })
     }
 }
 

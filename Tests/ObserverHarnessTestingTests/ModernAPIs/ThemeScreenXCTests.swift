@@ -9,7 +9,7 @@ import XCTest
 @MainActor final class ThemeScreenXCTests: ObserverHarnessTestCase {
     /// A loop a test shows leaking runs until the end-of-test check, then stops.
     nonisolated override func invokeTest() {
-        HarnessedTest.$finished.withValue({ $0.cancelHeldTasks() }) { super.invokeTest() }
+        HarnessedTest.$finished.withValue({ $0.cancelHeldTasks() }, operation: { super.invokeTest() })
     }
 
     func testNoOwnerArgumentReportsTheLoop() async throws {
