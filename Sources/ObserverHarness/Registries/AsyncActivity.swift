@@ -33,8 +33,10 @@ final class AsyncActivity: @unchecked Sendable {
     /// The objects the test tracked or released, whose tasks are searched.
     private var holders: [UInt32: WeakObject] = [:]
     private var heldTasks: [Int: HeldTaskRecord] = [:]
-    /// Each open loop's task, and the loops whose owner was found from it.
+    /// Each open loop's task.
     private var loopTasks: [UInt32: Int] = [:]
+    /// Every task a loop opened in, so a task found after its loop opened is not waited for.
+    private var tasksWithLoops: Set<Int> = []
 
     /// Values buffered for loops that have not taken them yet (`delta` may be negative).
     func valuesBuffered(_ delta: Int) { lock.withLock { bufferedValues += delta } }
@@ -50,6 +52,7 @@ final class AsyncActivity: @unchecked Sendable {
             loopsOpened += 1
             guard let task else { return nil }
             loopTasks[loop] = task
+            tasksWithLoops.insert(task)
             heldTasks[task]?.opened = true
             return ownerID == 0 ? inferOwnerLocked(of: loop) : nil
         }
@@ -77,7 +80,7 @@ final class AsyncActivity: @unchecked Sendable {
             for task in tasks {
                 let identity = task.taskIdentity
                 if heldTasks[identity] == nil {
-                    heldTasks[identity] = HeldTaskRecord(task: task)
+                    heldTasks[identity] = HeldTaskRecord(task: task, opened: tasksWithLoops.contains(identity))
                     watch.append(task)
                 }
                 heldTasks[identity]?.holders[holderID] = WeakObject(object: holder)
