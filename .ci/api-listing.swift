@@ -59,15 +59,23 @@ func signature(_ node: Node) -> String {
     return words.joined(separator: " ")
 }
 
-func walk(_ node: Node, path: [String], into lines: inout [String]) {
+/// Whether `node` is another module's type that this module extends with
+/// nothing public (an internal protocol's conformance): no API of this module.
+func addsNothingPublic(_ node: Node, module: String) -> Bool {
+    guard node["isExternal"] as? Bool == true, children(node).isEmpty else { return false }
+    let ours = "s:\(module.utf8.count)\(module)"
+    return !children(node, "conformances").contains { string($0, "usr")?.hasPrefix(ours) == true }
+}
+
+func walk(_ node: Node, path: [String], module: String, into lines: inout [String]) {
     for child in children(node) {
         // `isInternal` marks `package` declarations: not public API.
         guard let kind = string(child, "declKind"), kind != "Import", kind != "Accessor",
-              child["isInternal"] as? Bool != true else { continue }
+              child["isInternal"] as? Bool != true, !addsNothingPublic(child, module: module) else { continue }
         let name = string(child, "printedName") ?? "?"
         let here = path + [name]
         lines.append(here.joined(separator: ".") + "  " + signature(child))
-        walk(child, path: here, into: &lines)
+        walk(child, path: here, module: module, into: &lines)
     }
 }
 
@@ -93,5 +101,5 @@ guard arguments.count == 2, let data = FileManager.default.contents(atPath: argu
     exit(2)
 }
 var lines: [String] = []
-walk(module, path: [], into: &lines)
+walk(module, path: [], module: string(module, "name") ?? "", into: &lines)
 print(lines.sorted().joined(separator: "\n"))

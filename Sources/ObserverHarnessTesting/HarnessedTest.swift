@@ -4,12 +4,17 @@ import ObserverHarness
 /// One test run under its own harness, whichever framework runs it: the
 /// `.observerHarness` trait and ``ObserverHarnessTestCase`` each make one per
 /// test, case and repetition, run the test in its scope, then `finish()` it.
-final class HarnessedTest: Sendable {
+package final class HarnessedTest: Sendable {
     let harness: Harness
     private let checkedByTest = Flag()
 
     /// The harnessed test the current task runs, if any.
     @TaskLocal static var running: HarnessedTest?
+
+    /// Sees each harnessed test's harness once its findings are checked: how
+    /// the package's tests clean up after a test that shows a leak (a loop
+    /// left running, which the check must still see running).
+    @TaskLocal package static var finished: (@Sendable (Harness) -> Void)?
 
     init(named name: String, posts: Harness.PostThread) {
         harness = Harness(name: name, posts: posts)
@@ -38,6 +43,7 @@ final class HarnessedTest: Sendable {
     /// The end of the test: the analysis and what fails `options`, unless
     /// the test checked the findings itself.
     func finish(_ options: ObserverHarnessOptions) -> (report: Report, failures: [ExpectationFailure])? {
+        defer { HarnessedTest.finished?(harness) }
         guard !checkedByTest.isSet else { return nil }
         let report = harness.analyze()
         return (report, expectationFailures(report, options.expectation))

@@ -14,12 +14,13 @@
     /// }
     /// ```
     ///
-    /// At the end of each test the harness is analysed; every finding at or
-    /// above the threshold that is neither expected nor allowed is an issue at
-    /// the line of the app that caused it, with the rule id and the fix, and
-    /// the JSON report (the trace too, when asked) is attached to the test
-    /// (`swift test --attachments-path DIR` writes it to `DIR`). The test
-    /// reaches its harness as `Harness.current`.
+    /// At the end of each test — once every task the test's tracked objects
+    /// keep has opened its `for await` loop, finished or been cancelled — the
+    /// harness is analysed; every finding at or above the threshold that is
+    /// neither expected nor allowed is an issue at the line of the app that
+    /// caused it, with the rule id and the fix, and the JSON report (the trace
+    /// too, when asked) is attached to the test (`swift test --attachments-path
+    /// DIR` writes it to `DIR`). The test reaches its harness as `Harness.current`.
     ///
     /// A test's own `.observerHarness(…)` refines its suite's: options it
     /// names replace the suite's, allow-lists add up. A test that calls
@@ -52,6 +53,8 @@
             } catch {
                 thrown = error  // still check the findings: they may explain the error
             }
+            // A loop whose task had not run yet when the test released its owner opens now.
+            await run.harness.awaitHeldTasksStarted()
             Self.finish(run, of: test, options)
             if let thrown { throw thrown }
         }

@@ -5,7 +5,10 @@ struct AsyncLoops {
     struct Loop {
         let openSequence: Int
         let loop: UInt32
+        /// `owner:` if given, else the object keeping the loop's task (0: none known).
         let owner: UInt32
+        /// Whether `owner` was found from the loop's task rather than given.
+        let ownerFromTask: Bool
         let registry: UInt32
         let channel: UInt32
         let registration: UInt32
@@ -28,9 +31,11 @@ struct AsyncLoops {
             switch event.kind {
             case .asyncOpen:
                 slots[event.object] = loops.count
+                let found = event.subject == 0 ? trace.loopOwners[event.object] : nil
                 loops.append(
                     Loop(
-                        openSequence: sequence, loop: event.object, owner: event.subject,
+                        openSequence: sequence, loop: event.object, owner: found ?? event.subject,
+                        ownerFromTask: found != nil,
                         registry: event.registry, channel: event.channel,
                         registration: event.registration, site: event.site,
                         typedMessage: event.flags.contains(.typedMessage)))

@@ -193,6 +193,9 @@ struct TraceIndex {
     /// Released objects the harness freed by detaching the token registration
     /// that kept them (see `LeakPinning`).
     private(set) var pinnedLeaks: [(token: UInt32, object: UInt32, sequence: Int)] = []
+    /// The tracked object that keeps the task of each async loop opened with
+    /// no `owner:`, where the harness found exactly one (see `HeldTasks`).
+    private(set) var loopOwners: [UInt32: UInt32] = [:]
     private(set) var cycleCuts: [Int] = []
     /// `withObservationTracking` arms, changes and firings, in order.
     private(set) var observationEvents: [Int] = []
@@ -239,6 +242,8 @@ struct TraceIndex {
                     tokenOwners[event.object] = event.subject
                 } else if event.flags.contains(.pinnedLeak) {
                     pinnedLeaks.append((token: event.subject, object: event.object, sequence: sequence))
+                } else if event.flags.contains(.loopOwner) {
+                    loopOwners[event.object] = event.subject
                 } else {
                     retains.append((event.subject, event.object, sequence))
                 }

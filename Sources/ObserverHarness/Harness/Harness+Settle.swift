@@ -1,11 +1,14 @@
 extension Harness {
     /// Waits until the harness's async observers have nothing under way:
-    /// every async-message delivery enqueued has run, and every async loop
-    /// whose owner deallocated or was released has ended. Call it before
-    /// checking findings in a test that uses async messages or `for await`
-    /// loops. A loop started in a `Task` opens when the task first runs:
-    /// `loopsOpened` also waits until that many loops have opened in this
-    /// harness, so a test can post only once its loops listen.
+    /// every async-message delivery enqueued has run, every task an object
+    /// the test tracks keeps in its stored properties has opened its loop,
+    /// finished or been cancelled, and every async loop whose owner
+    /// deallocated or was released has ended. Call it before checking
+    /// findings in a test that uses async messages or `for await` loops. A
+    /// loop started in a `Task` opens when the task first runs: a task kept
+    /// by a tracked object (`task = Task { for await … }`) is waited for
+    /// without being named; `loopsOpened` also waits until that many loops
+    /// have opened in this harness, for loops in tasks no tracked object keeps.
     ///
     /// It never sleeps: it yields to the scheduler at most `maxTurns` times
     /// (tests running in parallel on the main actor share its turns, hence
@@ -28,6 +31,7 @@ extension Harness {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) async -> Bool {
+        searchHeldTasks()
         let activity = recorder.asyncActivity
         var turns = 0
         while !activity.isSettled(loopsOpened: loopsOpened), turns < maxTurns {

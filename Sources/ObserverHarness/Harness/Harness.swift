@@ -103,21 +103,23 @@ public final class Harness: Sendable {
 
     // MARK: Objects
 
-    /// Names an object in reports (`label`), and starts watching its lifetime.
-    /// A tracked object is also who owns the block registrations whose
-    /// tokens it keeps: found by looking into it while it lives, and noted
-    /// when its deinit lets the tokens go, so analysing after the test let it
-    /// go still names it.
+    /// Names an object in reports (`label`), and starts watching its lifetime
+    /// and the tasks it keeps: an async loop running in one of them works for
+    /// it (`async-observer-outlives-owner`). A tracked object is also who owns
+    /// the block registrations whose tokens it keeps: found by looking into it
+    /// while it lives, and noted when its deinit lets the tokens go, so
+    /// analysing after the test let it go still names it.
     @discardableResult
     public func track(
         _ object: AnyObject, label: String? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) -> ObjectID {
-        ObjectID(
-            rawValue: recorder.trackedObjectID(
-                for: object, label: label,
-                site: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
+        let id = recorder.trackedObjectID(
+            for: object, label: label,
+            site: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        watchHeldTasks(of: object, id: id)
+        return ObjectID(rawValue: id)
     }
 
     /// Says the app has dropped its own reference to `object`: from here on it
@@ -130,6 +132,7 @@ public final class Harness: Sendable {
         let id = recorder.objectID(for: object)
         // Objects already gone are not the holder of tokens dropped next.
         recorder.sweepTrackedHolders()
+        watchHeldTasks(of: object, id: id)
         recorder.asyncActivity.ownerReleased(id)
         recorder.recordRelease(id, at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
@@ -169,6 +172,7 @@ public final class Harness: Sendable {
     /// registrations (see `LeakPinning`).
     public func recording() -> Recording {
         recorder.sweepDeallocations()
+        searchHeldTasks()
         TokenOwners.record(in: recorder)
         LeakPinning.pin(in: recorder)
         return recorder.snapshot()

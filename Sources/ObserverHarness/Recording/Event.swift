@@ -202,6 +202,10 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// `retain`: the holder, a registration token, is what kept the target
     /// alive: its closure captured it (shares its bit with ``unowned``).
     static let pinnedLeak = EventFlags(rawValue: 1 << 1)
+    /// `retain`: the holder keeps the task that runs the async loop (the
+    /// target): the loop's owner, found with no `owner:` given (shares its
+    /// bit with ``tokenForm``, which only `add` uses).
+    static let loopOwner = EventFlags(rawValue: 1 << 2)
     /// `remove`: the observer-wide form (`removeObserver(_:)`), no channel given.
     static let allChannels = EventFlags(rawValue: 1 << 7)
     /// `add`/`delegateSet`: made from code isolated to the main actor (shares

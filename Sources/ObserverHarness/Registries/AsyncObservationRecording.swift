@@ -24,13 +24,15 @@ final class AsyncObservationRecording: AsyncObservationEvents, @unchecked Sendab
         loopID = recorder.objectID(for: loop, label: "loop (\(file):\(location.line))", site: location)
         self.registrationID = registrationID
         let ownerID = owner.map { recorder.objectID(for: $0) } ?? 0
-        recorder.asyncActivity.loopOpened(loopID, owner: owner, ownerID: ownerID)
+        let foundOwner = recorder.asyncActivity.loopOpened(
+            loopID, owner: owner, ownerID: ownerID, task: currentTaskIdentity())
         recorder.record(
             Event(
                 kind: .asyncOpen, flags: typedMessage ? .typedMessage : [],
                 registry: registryID, channel: recorder.intern(channel), object: loopID,
                 subject: ownerID, registration: registrationID),
             at: location)
+        if let foundOwner { recorder.recordLoopOwner(foundOwner, of: loopID) }
     }
 
     /// Values buffered and not yet taken, dropped or ended: what `settle` waits for.

@@ -12,6 +12,22 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
             loop that captures self strongly keeps the screen alive until the next value arrives, or forever; \
             one that captures self weakly keeps its registration, its buffer and its task stack alive for the \
             rest of the process. One per screen adds up to thousands of live sequences.
+
+            What is judged: a loop still running (neither ended nor cancelled) when the analysis runs, whose \
+            owner the app released (`noteReleased`) or that deallocated. The owner is `owner:` when the app \
+            gives it (`postedNotifications(named:object:owner:)`, `messages(of:for:bufferSize:owner:)`); \
+            otherwise it is found from what the harness can see: the one object the test tracks or notes \
+            released that keeps the loop's task in its stored properties (`task = Task { for await … }`), \
+            found when the test tracks or releases it, when it settles, and when it analyses. Before judging, \
+            `settle()` and the test-end check of the `.observerHarness` trait wait until every such task has \
+            opened its loop, finished or been cancelled, so a loop whose task had not run yet when its owner \
+            was released is not lost (an XCTest test, whose end cannot wait, calls `settle()` before it checks).
+
+            What is not judged: a loop whose task no tracked object keeps (a task nobody stores, a loop in a \
+            child task or a task group, a task kept in another class instance the object references) and \
+            gives no `owner:`; a task two tracked objects keep; an owner the test neither released nor saw \
+            deallocate (a long-lived service: its loop outlives no owner); a loop that ends when its next \
+            value arrives (`[weak self]` with `guard let self else { break }`) once that value arrived.
             """,
         fix: "Keep the loop's Task in its owner and cancel it when the owner goes away (its deinit, with [weak "
             + "self] in the loop, or the screen's disappearance); or end the loop when self is gone.",
@@ -61,6 +77,7 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
                 continue
             }
             let owner = trace.describe(loop.owner)
+            let keeper = loop.ownerFromTask ? ", which \(trace.name(loop.owner)) keeps in a stored property" : ""
             let what =
                 lifetime.deallocSequence == nil
                 ? "keeps its owner \(owner) alive after the app released it"
@@ -76,7 +93,7 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
             findings.append(
                 finding(
                     "The async loop over \(source) of \(trace.quoted(loop.channel)) opened at \(siteText(trace, loop.site)) "
-                        + "\(what)\(waited): nothing cancelled its task.",
+                        + "\(what)\(waited): nothing cancelled its task\(keeper).",
                     registry: trace.registryName(loop.registry), channel: trace.string(loop.channel),
                     objects: [trace.name(loop.owner), trace.name(loop.loop)], step: trace.step(of: gone),
                     site: trace.site(loop.site), location: trace.location(loop.site),
