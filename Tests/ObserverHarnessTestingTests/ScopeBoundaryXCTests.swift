@@ -54,7 +54,7 @@ final class ScopeBoundaryXCTests: XCTestCase {
             return service
         }
         let harness = Harness()
-        withObserverHarness(harness) { Observers.center.post(name: .themeChanged, object: nil) }
+        withObserverHarness(harness) { Observers.center.post(name: .journeyThemeChanged, object: nil) }
         XCTAssertEqual(service.changes.value, 1, "heard, as on the default center")
     }
 

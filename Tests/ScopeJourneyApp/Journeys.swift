@@ -7,7 +7,7 @@ import ObserverHarnessInterface
 
 extension Notification.Name {
     public static let scanFinished = Notification.Name("ScopeJourneys.scanFinished")
-    public static let themeChanged = Notification.Name("ScopeJourneys.themeChanged")
+    public static let journeyThemeChanged = Notification.Name("ScopeJourneys.themeChanged")
 }
 
 /// A count several threads bump.
@@ -155,7 +155,7 @@ public final class ThemeService: @unchecked Sendable {
         lock.withLock {
             guard token == nil else { return }
             let changes = self.changes
-            token = center.addObserver(forName: .themeChanged, object: nil, queue: nil) { _ in changes.bump() }
+            token = center.addObserver(forName: .journeyThemeChanged, object: nil, queue: nil) { _ in changes.bump() }
         }
     }
 }

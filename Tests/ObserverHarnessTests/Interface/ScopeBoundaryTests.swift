@@ -101,11 +101,11 @@ import Testing
                     let heard = Counter()
                     let first = Harness()
                     let token = withObserverHarness(first) {
-                        Observers.center.addObserver(forName: .themeChanged, object: nil, queue: .main) { _ in
+                        Observers.center.addObserver(forName: .journeyThemeChanged, object: nil, queue: .main) { _ in
                             heard.bump()
                         }
                     }
-                    withObserverHarness(Harness()) { Observers.center.post(name: .themeChanged, object: nil) }
+                    withObserverHarness(Harness()) { Observers.center.post(name: .journeyThemeChanged, object: nil) }
                     #expect(heard.value == 1, "run in place, inside the post")
                     withObserverHarness(first) { Observers.center.removeObserver(token) }
                 }
@@ -116,18 +116,18 @@ import Testing
             await #expect(processExitsWith: .success) {
                 let production = ThemeService()
                 production.start(center: NotificationCenter.default)
-                NotificationCenter.default.post(name: .themeChanged, object: nil)
+                NotificationCenter.default.post(name: .journeyThemeChanged, object: nil)
                 #expect(production.changes.value == 1)
 
                 let first = Harness()
                 withObserverHarness(first) { ThemeService.shared.start() }
                 let firstEvents = first.eventCount
                 let second = Harness()
-                withObserverHarness(second) { Observers.center.post(name: .themeChanged, object: nil) }
+                withObserverHarness(second) { Observers.center.post(name: .journeyThemeChanged, object: nil) }
                 #expect(ThemeService.shared.changes.value == 1, "heard, as in production")
                 #expect(first.eventCount == firstEvents, "the finished test's harness records nothing more")
                 // Released, the first harness's center still delivers to the service.
-                withObserverHarness(Harness()) { Observers.center.post(name: .themeChanged, object: nil) }
+                withObserverHarness(Harness()) { Observers.center.post(name: .journeyThemeChanged, object: nil) }
                 #expect(ThemeService.shared.changes.value == 2)
             }
         }
