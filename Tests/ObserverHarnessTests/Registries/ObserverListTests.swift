@@ -130,7 +130,11 @@ import Testing
 
     // MARK: The list's cache of known observers
 
-    @Test func aNewObjectAtADeadObserversAddressIsANewObserverNotADuplicate() throws {
+    @Test(
+        .disabled(
+            if: ProcessInfo.processInfo.environment["OBSERVER_HARNESS_SANITIZER"] == "address",
+            "AddressSanitizer quarantines freed memory: no new object gets a dead one's address"))
+    func aNewObjectAtADeadObserversAddressIsANewObserverNotADuplicate() throws {
         let harness = Harness()
         let list = harness.observerList(of: Screen.self, hold: .weak, dedupe: true)
         var address: ObjectIdentifier?
