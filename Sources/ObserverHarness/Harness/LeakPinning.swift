@@ -24,52 +24,35 @@ enum LeakPinning {
         for object in suspects {
             let tokens = recorder.tokens(ownedBy: object)
             guard !tokens.isEmpty else { continue }
-            if let pinning = recorder.liveObject(object), !(pinning is NSObject) {
-                pinByCounting(pinning, object, tokens: tokens, registries: registries, recorder: recorder)
-            } else {
-                pinByWatching(object, tokens: tokens, registries: registries, recorder: recorder)
+            if let token = tokenKeepingAlive(object, among: tokens, registries: registries, recorder: recorder) {
+                recorder.recordPinnedLeak(of: object, byToken: token)
             }
             // Freed now, if the registration was all that kept it.
             recorder.sweepDeallocations()
         }
     }
 
-    /// Detaches `tokens`' registrations one at a time; the one whose closure
-    /// held `instance` lowers its reference count. `instance` is held here,
-    /// so the count never reaches zero inside the experiment.
-    private static func pinByCounting(
-        _ instance: AnyObject, _ object: UInt32, tokens: [UInt32], registries: [any DetachableRegistry],
-        recorder: Recorder
-    ) {
-        for token in tokens {
-            let before = _getRetainCount(instance)
-            var detached: [AnyObject] = []
-            for registry in registries { detached += registry.detachRegistrations(ofObserver: token) }
-            guard !detached.isEmpty else { continue }
-            detached.removeAll()
-            if _getRetainCount(instance) < before {
-                recorder.recordPinnedLeak(of: object, byToken: token)
-                return
-            }
+    /// Detaches `tokens`' registrations one at a time until one lets go of
+    /// `object`: its reference count drops (the object is held here, so the
+    /// count never reaches zero inside the experiment) or, for an
+    /// `NSObject`, its weak reference empties. The object is let go on return.
+    private static func tokenKeepingAlive(
+        _ object: UInt32, among tokens: [UInt32], registries: [any DetachableRegistry], recorder: Recorder
+    ) -> UInt32? {
+        let counted = recorder.liveObject(object).flatMap { $0 is NSObject ? nil : $0 }
+        return tokens.first { token in
+            let before = counted.map { _getRetainCount($0) }
+            guard detach(token, from: registries) else { return false }
+            if let counted, let before { return _getRetainCount(counted) < before }
+            return !recorder.isAlive(object)
         }
     }
 
-    /// Detaches `tokens`' registrations one at a time, watching `object`'s
-    /// weak reference empty.
-    private static func pinByWatching(
-        _ object: UInt32, tokens: [UInt32], registries: [any DetachableRegistry], recorder: Recorder
-    ) {
-        for token in tokens {
-            // Released here, outside the recorder's lock: the object's
-            // deinit may run now, and it records.
-            var detached: [AnyObject] = []
-            for registry in registries { detached += registry.detachRegistrations(ofObserver: token) }
-            guard !detached.isEmpty else { continue }
-            detached.removeAll()
-            if !recorder.isAlive(object) {
-                recorder.recordPinnedLeak(of: object, byToken: token)
-                return
-            }
-        }
+    /// Detaches `token`'s registrations and lets them go here, outside the
+    /// recorder's lock: a deinit may run now, and it records.
+    private static func detach(_ token: UInt32, from registries: [any DetachableRegistry]) -> Bool {
+        var detached: [AnyObject] = []
+        for registry in registries { detached += registry.detachRegistrations(ofObserver: token) }
+        return !detached.isEmpty
     }
 }

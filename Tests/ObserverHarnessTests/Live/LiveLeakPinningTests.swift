@@ -53,6 +53,41 @@ extension Live {
             #expect(leak.heldBy?.contains("captures it strongly") == true)
         }
 
+        /// An `NSObject` is judged by whether detaching frees it (its count
+        /// may be the Objective-C runtime's): caught once the test lets it go.
+        final class LegacySettingsScreen: NSObject, @unchecked Sendable {
+            var token: (any NSObjectProtocol)?
+            var refreshes = 0
+            func observe(_ center: InstrumentedNotificationCenter, strongly: Bool) {
+                if strongly {
+                    token = center.addObserver(forName: .liveSettingsChanged, object: nil, queue: nil) { _ in
+                        self.refreshes += 1
+                    }
+                } else {
+                    token = center.addObserver(forName: .liveSettingsChanged, object: nil, queue: nil) {
+                        [weak self] _ in
+                        self?.refreshes += 1
+                    }
+                }
+            }
+        }
+
+        @Test(arguments: [true, false])
+        func anNSObjectCapturedByItsBlockIsFoundOnceLetGo(strongly: Bool) throws {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var screen: LegacySettingsScreen? = LegacySettingsScreen()
+            weak let watcher = screen
+            harness.track(try #require(screen), label: "legacy")
+            screen?.observe(center, strongly: strongly)
+            harness.noteReleased(try #require(screen))
+            screen = nil
+            let findings = harness.analyze().live("registration-keeps-observer-alive")
+            #expect(findings.count == (strongly ? 1 : 0))
+            #expect(watcher == nil)
+            withExtendedLifetime(center) {}
+        }
+
         @Test func aWeakSelfBlockIsClean() {
             let harness = Harness()
             let center = harness.notificationCenter()
