@@ -129,12 +129,12 @@ public final class Harness: Sendable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        let id = recorder.objectID(for: object)
-        // Objects already gone are not the holder of tokens dropped next.
-        recorder.sweepTrackedHolders()
+        let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        // Tracked as `track` does: its deinit, about to come, names the tokens it holds.
+        let id = recorder.trackedObjectID(for: object, label: nil, site: location)
         watchHeldTasks(of: object, id: id)
         recorder.asyncActivity.ownerReleased(id)
-        recorder.recordRelease(id, at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        recorder.recordRelease(id, at: location)
     }
 
     /// Records what a handler did to shared state, so one post that makes two

@@ -433,14 +433,6 @@ final class Recorder: @unchecked Sendable {
 
     // MARK: Token holders noticed as tokens go
 
-    /// Records the deallocation of the tracked objects gone since last looked.
-    func sweepTrackedHolders() {
-        var alive: [AnyObject] = []
-        lock.withLock { _ = sweepTrackedHoldersLocked(keepingAlive: &alive) }
-        // Released here, outside the lock: the last reference may be ours by now.
-        withExtendedLifetime(alive) {}
-    }
-
     /// The tracked objects gone since they were last looked at, their
     /// deallocation recorded. The live ones are added to `alive`, to be
     /// released by the caller once the lock is let go: a deinit must never
