@@ -13,7 +13,7 @@ struct BenchOptions {
         case measureCLIMemory(trace: String)
         /// Write a trace of `events` events of the app mix to `path`, to
         /// measure `harness-cli analyze` on it by hand (`/usr/bin/time -v`).
-        case writeTrace(events: Int, path: String)
+        case writeTrace(events: Int, path: String, shape: TraceShape?)
     }
 
     /// The measurements, in the order they run.
@@ -48,9 +48,11 @@ struct BenchOptions {
                     interface, store
           --store-sizes N,...
                     the store shape's subscriber counts (default 10,1000,3000,10000)
-          --write-trace N PATH
+          --write-trace N PATH [--shape SHAPE]
                     only write a trace of N events of the app mix to PATH (to measure
-                    `harness-cli analyze PATH` by hand)
+                    `harness-cli analyze PATH` by hand); with --shape, of one of the
+                    trace section's other shapes: repeated-adds, dead-deliveries,
+                    long-lived, deep-causes
           --help    show this help
         """
 
@@ -87,7 +89,16 @@ struct BenchOptions {
                 else {
                     throw UsageError(message: "--write-trace needs a positive event count and a path")
                 }
-                mode = .writeTrace(events: events, path: path)
+                mode = .writeTrace(events: events, path: path, shape: nil)
+            case "--shape":
+                guard case .writeTrace(let events, let path, nil) = mode,
+                    let shape = words.popFirst().flatMap(TraceShape.init(rawValue:))
+                else {
+                    throw UsageError(
+                        message: "--shape follows --write-trace N PATH and takes one of "
+                            + TraceShape.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                mode = .writeTrace(events: events, path: path, shape: shape)
             case "--measure-cli-memory":
                 guard let trace = words.popFirst() else {
                     throw UsageError(message: "--measure-cli-memory needs a trace path")
@@ -123,6 +134,11 @@ struct BenchOptions {
 
     var traceEvents: Int { isQuick ? 100_000 : 1_000_000 }
     var traceRuns: Int { isQuick ? 1 : 5 }
+    /// Events in each of the trace section's other shapes: 2 M repeated adds,
+    /// as in the trace that took 1.75 GB, 10^6 of the others.
+    func shapeEvents(_ shape: TraceShape) -> Int {
+        isQuick ? 20_000 : shape == .repeatedAdds ? 2_000_000 : 1_000_000
+    }
     var cliRuns: Int { isQuick ? 1 : 3 }
 
     /// Subscribers in the store-shape workload (3 000 is the adopted store's own test).

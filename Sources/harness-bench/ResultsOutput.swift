@@ -52,6 +52,13 @@ extension Results {
             value["analyze_cli_peak_rss_bytes_per_event"] =
                 trace.cliPeakBytesPerEvent.map { .double(rounded($0, 1)) }
                 ?? .null
+            value["analyze_cli_shapes"] = .array(
+                trace.shapes.map {
+                    [
+                        "shape": .string($0.shape.rawValue), "events": .int($0.events),
+                        "peak_rss_bytes_per_event": $0.cliPeakBytesPerEvent.map { .double(rounded($0, 1)) } ?? .null,
+                    ]
+                })
         }
         if !replays.isEmpty {
             value["replays"] = .array(replays)
@@ -62,8 +69,8 @@ extension Results {
         return JSONValue.object(value).serialized(.canonical) + "\n"
     }
 
-    /// Sections as aligned tables, then the targets.
-    /// - Parameter judged: whether to say met or missed (not for `--quick`'s small sizes).
+    /// Sections as aligned tables, then the targets, each met or MISSED.
+    /// - Parameter judged: false for `--quick`'s small sizes, which the heading says.
     func table(machine: String, judged: Bool) -> String {
         var out = "harness-bench — \(machine)\n"
         #if DEBUG
@@ -78,14 +85,13 @@ extension Results {
         if !replays.isEmpty { out += replaysSection }
         if !interface.isEmpty { out += interfaceSection }
         if !store.isEmpty { out += storeSection }
-        out += judged ? "\nTargets\n" : "\nTargets (not judged: --quick measures at small sizes)\n"
+        out +=
+            judged
+            ? "\nTargets\n" : "\nTargets (at --quick's small sizes: a hint, judged at the full sizes)\n"
         out += Self.columns(
             ["target", "measured", ""],
             targets.map { target in
-                [
-                    target.description, target.measured,
-                    judged ? target.met.map { $0 ? "met" : "MISSED" } ?? "not measured" : "-",
-                ]
+                [target.description, target.measured, target.met.map { $0 ? "met" : "MISSED" } ?? "not measured"]
             })
         return out
     }
@@ -183,6 +189,15 @@ extension Results {
                 ],
             ])
         if let note = trace.cliNote { out += "   \(note)\n" }
+        out += "\n   harness-cli analyze on other shapes of trace, peak RSS per event\n"
+        out += columns(
+            ["shape", "events", "peak RSS per event"],
+            trace.shapes.map { row in
+                [
+                    row.shape.rawValue, String(row.events),
+                    row.cliPeakBytesPerEvent.map { format($0, "%.1f B") } ?? "n/a",
+                ]
+            })
         return out
     }
 

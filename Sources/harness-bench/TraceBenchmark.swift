@@ -19,6 +19,14 @@ struct TraceBenchmark {
         /// `harness-cli analyze`'s peak RSS less that of analysing a one-event
         /// trace (the runtime's own), per event.
         let cliPeakBytesPerEvent: Double?
+        /// The same measure on each of ``TraceShape``'s traces.
+        let shapes: [ShapeRow]
+    }
+
+    struct ShapeRow {
+        let shape: TraceShape
+        let events: Int
+        let cliPeakBytesPerEvent: Double?
     }
 
     let options: BenchOptions
@@ -56,20 +64,31 @@ struct TraceBenchmark {
             FileHandle.standardError.write(Data("harness-bench: parsed \(parsed) of \(lines.count) trace lines\n".utf8))
         }
         let (cliSeconds, cliNote) = cliWallTime(trace: url)
-        var cliPeak: Double?
         let tiny = directory.appendingPathComponent("tiny.trace.jsonl")
         let one = Harness(name: "tiny")
         one.notificationCenter().post(name: Notification.Name("Tick"), object: nil)
         try one.writeTrace(to: tiny)
-        if let peak = cliPeakResident(trace: url), let base = cliPeakResident(trace: tiny) {
-            cliPeak = Double(peak - base) / Double(recording.eventCount)
+        let base = cliPeakResident(trace: tiny)
+        /// Peak RSS over the one-event trace's, per event.
+        func peakPerEvent(_ trace: URL, events: Int) -> Double? {
+            guard let base, let peak = cliPeakResident(trace: trace) else { return nil }
+            return Double(peak - base) / Double(events)
+        }
+        let cliPeak = peakPerEvent(url, events: recording.eventCount)
+        var shapes: [ShapeRow] = []
+        for shape in TraceShape.allCases {
+            let shapeURL = directory.appendingPathComponent("\(shape.rawValue).trace.jsonl")
+            let events = try shape.write(events: options.shapeEvents(shape), to: shapeURL)
+            shapes.append(
+                ShapeRow(shape: shape, events: events, cliPeakBytesPerEvent: peakPerEvent(shapeURL, events: events)))
+            try? FileManager.default.removeItem(at: shapeURL)
         }
         return Result(
             size: options.traceEvents, events: recording.eventCount, bytes: bytes,
             writePerSecond: Double(recording.eventCount) / writeSeconds,
             readPerSecond: Double(recording.eventCount) / readSeconds,
             parsePerSecond: Double(lines.count) / parseSeconds,
-            cliSeconds: cliSeconds, cliNote: cliNote, cliPeakBytesPerEvent: cliPeak)
+            cliSeconds: cliSeconds, cliNote: cliNote, cliPeakBytesPerEvent: cliPeak, shapes: shapes)
     }
 
     /// `harness-cli analyze TRACE`'s peak RSS in bytes, measured by a child

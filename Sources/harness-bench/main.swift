@@ -18,9 +18,14 @@ if case .measureMemory(let events) = options.mode {
     MemoryBenchmark.childMain(events: events)
     exit(0)
 }
-if case .writeTrace(let events, let path) = options.mode {
+if case .writeTrace(let events, let path, let shape) = options.mode {
     do {
-        try AppWorkload.recording(events: events).writeTrace(to: URL(fileURLWithPath: path), name: "app")
+        let url = URL(fileURLWithPath: path)
+        if let shape {
+            _ = try shape.write(events: events, to: url)
+        } else {
+            try AppWorkload.recording(events: events).writeTrace(to: url, name: "app")
+        }
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("harness-bench: error: \(error)\n".utf8))
