@@ -64,15 +64,16 @@ cat > "$package/Sources/TinyApp/Cart.swift" <<'SWIFT'
 import Foundation
 import ObserverHarnessInterface
 
-/// App code: three observers of the cart's name, five posts, all removed.
+/// App code: three observers of a cart's name, five posts, all removed. Each
+/// case has a name of its own: without the trait, parallel cases share one center.
 public func tinyCartWork(_ number: Int) -> Int {
     let center = Observers.center
-    let name = Notification.Name("TinyCartChanged")
+    let name = Notification.Name("TinyCartChanged\(number)")
     let box = Box()
     let tokens = (0..<3).map { _ in center.addObserver(forName: name, object: nil, queue: nil) { _ in box.count += 1 } }
     for _ in 0..<5 { center.post(name: name, object: nil) }
     for token in tokens { center.removeObserver(token) }
-    return box.count + number * 0
+    return box.count
 }
 
 /// Leaves one registration behind: its token is dropped (the bug the harness finds).
@@ -104,8 +105,9 @@ allow='.observerHarness(allowing: ["discarded-token", "dangling-registration", "
       leak-*) leak='leaveOneRegistration(named: "TinyLeak\(number)")' ;;
       leakrep-*) leak='leaveOneRegistration(named: "TinyLeak\(number % 10)")' ;;
     esac
-    suite=$(echo "$variant" | sed -E 's/(^|-)([a-z])/\U\2/g')
-    echo "@Suite$trait struct ${suite}Suite {"
+    # Suite, then the variant: no suite's name is part of another's (--filter matches parts).
+    suite=Suite$(echo "$variant" | sed -E 's/(^|-)([a-z])/\U\2/g')
+    echo "@Suite$trait struct $suite {"
     echo "    @Test(arguments: cases) func tiny(_ number: Int) {"
     echo "        #expect(tinyCartWork(number) == 15)"
     [ -n "$leak" ] && echo "        $leak"
@@ -121,22 +123,23 @@ bin="$(swift build --package-path "$package" --show-bin-path)/SuiteScalingPackag
 
 # One run of one suite: "wall cpu" seconds, and a failure stops the script.
 time_suite() {
-  local out rc
-  out=$( { /usr/bin/time -f "%e %U %S" "$bin" --testing-library swift-testing $parallel \
-      --filter "$1" > "$work/last-run.txt" 2>&1; } 2>&1 ) && rc=0 || rc=$?
+  local rc=0
+  /usr/bin/time -o "$work/time.txt" -f "%e %U %S" "$bin" --testing-library swift-testing $parallel \
+    --filter "$1" > "$work/last-run.txt" 2>&1 || rc=$?
   if [ $rc -ne 0 ] || ! grep -q "passed" "$work/last-run.txt"; then
     echo "error: suite $1 failed (exit $rc); its output is in $work/last-run.txt" >&2
-    exit 1
+    return 1
   fi
-  echo "$out" | tail -n 1 | awk '{ printf "%s %.3f\n", $1, $2 + $3 }'
+  tail -n 1 "$work/time.txt" | awk '{ printf "%s %.3f\n", $1, $2 + $3 }'
 }
 
-suites=(PlainSuite TraitSuite LeakPlainSuite LeakTraitSuite LeakrepPlainSuite LeakrepTraitSuite)
+suites=(SuitePlain SuiteTrait SuiteLeakPlain SuiteLeakTrait SuiteLeakrepPlain SuiteLeakrepTrait)
 declare -A walls cpus
 for suite in "${suites[@]}"; do time_suite "$suite" > /dev/null; done  # warm-up
 for ((run = 1; run <= runs; run++)); do
   for suite in "${suites[@]}"; do
-    read -r wall cpu < <(time_suite "$suite")
+    measured=$(time_suite "$suite")
+    read -r wall cpu <<< "$measured"
     walls[$suite]+="$wall " cpus[$suite]+="$cpu "
   done
   echo "   run $run of $runs done" >&2
@@ -150,12 +153,12 @@ for suite in "${suites[@]}"; do
   wall_median[$suite]=$(echo "${walls[$suite]}" | median)
   cpu_median[$suite]=$(echo "${cpus[$suite]}" | median)
 done
-base_cpu=${cpu_median[PlainSuite]}
+base_cpu=${cpu_median[SuitePlain]}
 for suite in "${suites[@]}"; do
   printf "   %-18s %9.2f %9.2f %22.3f\n" "$suite" "${wall_median[$suite]}" "${cpu_median[$suite]}" \
     "$(echo "(${cpu_median[$suite]} - $base_cpu) * 1000 / $tests" | bc -l)"
 done
 ratio() { echo "$1 / $2" | bc -l | xargs printf "%.2f"; }
-echo "   trait / plain (target <= 1.15): wall $(ratio "${wall_median[TraitSuite]}" "${wall_median[PlainSuite]}"), CPU $(ratio "${cpu_median[TraitSuite]}" "$base_cpu")"
-echo "   leak-trait / leak-plain: wall $(ratio "${wall_median[LeakTraitSuite]}" "${wall_median[LeakPlainSuite]}"), CPU $(ratio "${cpu_median[LeakTraitSuite]}" "${cpu_median[LeakPlainSuite]}")"
-echo "   leakrep-trait / leakrep-plain: wall $(ratio "${wall_median[LeakrepTraitSuite]}" "${wall_median[LeakrepPlainSuite]}"), CPU $(ratio "${cpu_median[LeakrepTraitSuite]}" "${cpu_median[LeakrepPlainSuite]}")"
+echo "   trait / plain (target <= 1.15): wall $(ratio "${wall_median[SuiteTrait]}" "${wall_median[SuitePlain]}"), CPU $(ratio "${cpu_median[SuiteTrait]}" "$base_cpu")"
+echo "   leak-trait / leak-plain: wall $(ratio "${wall_median[SuiteLeakTrait]}" "${wall_median[SuiteLeakPlain]}"), CPU $(ratio "${cpu_median[SuiteLeakTrait]}" "${cpu_median[SuiteLeakPlain]}")"
+echo "   leakrep-trait / leakrep-plain: wall $(ratio "${wall_median[SuiteLeakrepTrait]}" "${wall_median[SuiteLeakrepPlain]}"), CPU $(ratio "${cpu_median[SuiteLeakrepTrait]}" "${cpu_median[SuiteLeakrepPlain]}")"

@@ -84,18 +84,24 @@ struct HarnessCommand {
     }
 
     private func analyze(_ path: String) -> Int32 {
+        // The recording is let go before the report is rendered: the two
+        // together were the peak memory of a trace with many findings.
+        let analysed: (report: Report, stories: ReportStories?)
         do {
             let trace = try Recording.readTrace(from: URL(fileURLWithPath: path))
             for warning in trace.warnings { output.error(warning.description) }
             if drawsStories {
                 let told = trace.recording.analyzeTellingStories(name: trace.name)
-                return render([told.report], stories: [told.stories])
+                analysed = (told.report, told.stories)
+            } else {
+                analysed = (trace.analyze(), nil)
             }
-            return render([trace.analyze()])
         } catch {
             output.error("\(error)")
             return 2
         }
+        guard let stories = analysed.stories else { return render([analysed.report]) }
+        return render([analysed.report], stories: [stories])
     }
 
     /// Combines report files (single reports or sets) from sharded runs. The

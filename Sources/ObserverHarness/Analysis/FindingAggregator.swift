@@ -44,3 +44,65 @@ extension Finding {
         Identity(rule: rule, registry: registry, channel: channel, objects: objects.sorted(), site: site)
     }
 }
+
+/// What one rule finds over a trace, folded as it goes: a rule that fires
+/// once per event (two million adds of one observer) keeps the few findings
+/// the report can show, not two million.
+///
+/// Folding gives what ``FindingAggregator`` gives for the whole list in report
+/// order. Of the findings of one identity, only these matter there: the first
+/// in report order (the one kept), the ones whose events it adds (up to
+/// ``FindingAggregator/eventLimit``) and everyone's count. A finding that
+/// adds no event keeps adding none however many come before it, so it is
+/// dropped, its count moved to the identity's first.
+struct RuleFindings {
+    private var findings: [Finding] = []
+    /// `findings.count` after the last fold: the next fold waits until as many more came.
+    private var folded = 0
+    /// False keeps every finding as found (a rule's tests count them).
+    private let folds: Bool
+
+    init(folding: Bool = true) {
+        folds = folding
+    }
+
+    mutating func append(_ finding: Finding) {
+        findings.append(finding)
+        if folds, findings.count >= max(4_096, 2 * folded) { fold() }
+    }
+
+    /// Everything found, folded, in report order: what to hand the aggregator
+    /// (unfolded: as found).
+    mutating func inReportOrder() -> [Finding] {
+        if folds { fold() }
+        return findings
+    }
+
+    private mutating func fold() {
+        // Stable: of two findings equal in report order, the earlier found stays first, as in one sort.
+        findings.sort(by: Finding.reportOrder)
+        var kept: [Finding] = []
+        var identities: [Finding.Identity: (first: Int, events: [Int])] = [:]
+        for finding in findings {
+            let identity = finding.identity
+            guard var seen = identities[identity] else {
+                identities[identity] = (kept.count, finding.events)
+                kept.append(finding)
+                continue
+            }
+            let before = seen.events.count
+            for event in finding.events
+            where seen.events.count < FindingAggregator.eventLimit && !seen.events.contains(event) {
+                seen.events.append(event)
+            }
+            if seen.events.count > before {
+                identities[identity] = seen
+                kept.append(finding)
+            } else {
+                kept[seen.first].count += finding.count
+            }
+        }
+        findings = kept
+        folded = kept.count
+    }
+}

@@ -78,13 +78,26 @@ public enum RuleCategory: String, Sendable, Hashable, CaseIterable {
 /// `Analysis/Rules` and is listed once in ``RuleCatalog``.
 protocol Rule: Sendable {
     var descriptor: RuleDescriptor { get }
-    func check(_ trace: TraceIndex, into findings: inout [Finding])
+    /// The kinds of event without which this rule cannot fire: when none of
+    /// them occurs (most of a small test's rules), the analysis skips it
+    /// rather than build its tables. Empty: it always runs.
+    var firesOnlyWith: EventKinds { get }
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings)
     /// Judges two explored replays whose outcomes differ (most rules need only one trace).
     func check(_ divergence: Divergence, into findings: inout [Finding])
 }
 
 extension Rule {
     func check(_ divergence: Divergence, into findings: inout [Finding]) {}
+
+    var firesOnlyWith: EventKinds { EventKinds() }
+
+    /// Every finding of this rule in `trace`, as found: repeats not folded.
+    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+        var found = RuleFindings(folding: false)
+        check(trace, into: &found)
+        findings += found.inReportOrder()
+    }
 }
 
 extension Rule {
@@ -136,4 +149,21 @@ public enum RuleCatalog {
     public static func descriptor(id: String) -> RuleDescriptor? {
         rules.first { $0.descriptor.id == id }?.descriptor
     }
+}
+
+/// A set of event kinds, one bit each.
+struct EventKinds: Sendable, Equatable {
+    private var bits: UInt64 = 0
+
+    init(_ kinds: EventKind...) {
+        for kind in kinds { insert(kind) }
+    }
+
+    var isEmpty: Bool { bits == 0 }
+
+    mutating func insert(_ kind: EventKind) { bits |= 1 << kind.rawValue }
+
+    func contains(_ kind: EventKind) -> Bool { bits & (1 << kind.rawValue) != 0 }
+
+    func intersects(_ other: EventKinds) -> Bool { bits & other.bits != 0 }
 }

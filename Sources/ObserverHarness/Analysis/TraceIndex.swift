@@ -162,6 +162,8 @@ struct TraceIndex {
     }
 
     let recording: Recording
+    /// Which kinds of event occur: a rule none of whose kinds occur is skipped.
+    private(set) var kindsPresent = EventKinds()
     /// One record per registration id, in the order of first addition. Rules
     /// walk ``registrationsInOrder``; a dictionary here cost a hash and a copy
     /// per registration in every rule, the bulk of analysis time.
@@ -173,7 +175,7 @@ struct TraceIndex {
     private var reAddedOrder: [Int32]?
     /// Deliveries that reached a deallocated observer (`deliverToDead`), by
     /// registration slot: the only deliveries rules ask for, and almost always none.
-    private var deadDeliveriesBySlot: [Int: [Int]] = [:]
+    private var deadDeliveriesBySlot: [Int: SequenceList] = [:]
     private(set) var ignoredDuplicateAdds: [Int] = []
     private(set) var lifetimes: [Lifetime]
     /// In sequence order (see ``postIndex(ofSequence:)``).
@@ -304,7 +306,7 @@ struct TraceIndex {
                 }
                 if event.kind == .deliverToDead, let slot = registrationSlots[event.registration] {
                     registrationStates[slot].hasDeadDeliveries = true
-                    deadDeliveriesBySlot[slot, default: []].append(sequence)
+                    deadDeliveriesBySlot[slot, default: SequenceList()].append(sequence)
                 }
             case .increment, .stateSet, .append, .read:
                 effects.append(
@@ -345,6 +347,7 @@ struct TraceIndex {
             for event in events { counts[Int(event.kind.rawValue)] &+= 1 }
         }
         func count(_ kinds: EventKind...) -> Int { kinds.reduce(0) { $0 + counts[Int($1.rawValue)] } }
+        for kind in EventKind.allCases where counts[Int(kind.rawValue)] > 0 { kindsPresent.insert(kind) }
         registrationStates.reserveCapacity(count(.add, .delegateSet))
         postStates.reserveCapacity(count(.post, .propertySet, .delegateCall))
         removals.reserveCapacity(count(.remove))
@@ -402,9 +405,11 @@ struct TraceIndex {
     }
 
     /// The deliveries that reached `registration`'s observer after it deallocated.
-    func deadDeliveries(of registration: RegistrationRecord) -> [Int] {
-        guard registration.hasDeadDeliveries, let slot = registrationSlots[registration.id] else { return [] }
-        return deadDeliveriesBySlot[slot] ?? []
+    func deadDeliveries(of registration: RegistrationRecord) -> SequenceList {
+        guard registration.hasDeadDeliveries, let slot = registrationSlots[registration.id] else {
+            return SequenceList()
+        }
+        return deadDeliveriesBySlot[slot] ?? SequenceList()
     }
 
     /// The index in ``posts`` of the post, property set or delegate call at

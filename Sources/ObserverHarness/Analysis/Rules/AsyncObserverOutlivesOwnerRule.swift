@@ -69,7 +69,10 @@ struct AsyncObserverOutlivesOwnerRule: Rule {
                 """)
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    // A loop is opened (`asyncOpen`) before it can outlive its owner.
+    let firesOnlyWith = EventKinds(.asyncOpen)
+
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         let loops = AsyncLoops(trace)
         for loop in loops.loops where loop.owner != 0 && loop.endSequence == nil {
             let lifetime = trace.lifetimes[Int(loop.owner)]

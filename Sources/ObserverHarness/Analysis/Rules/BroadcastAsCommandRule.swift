@@ -66,7 +66,10 @@ struct BroadcastAsCommandRule: Rule {
         let registry: UInt32, channel: UInt32, kind: EventKind, key: UInt32, value: UInt32
     }
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    // Two receivers act on shared state (effects).
+    let firesOnlyWith = EventKinds(.increment, .stateSet, .append, .read)
+
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Per post, the receivers that performed each action.
         var byPost: [Int: [Action: [(receiver: UInt32, sequence: Int)]]] = [:]
         var postOrder: [Int] = []

@@ -49,7 +49,7 @@ struct ChannelNameTypoRule: Rule {
         let observedMeetsElsewhere: Bool
     }
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         for pair in Self.typoPairs(trace) {
             let chars = pair.distance == 1 ? "one character" : "\(pair.distance) characters"
             let registry = trace.registryName(pair.registry)
@@ -86,6 +86,7 @@ struct ChannelNameTypoRule: Rule {
     /// Every (posted, observed) pair of near-identical names where at least
     /// one side never meets a partner.
     static func typoPairs(_ trace: TraceIndex) -> [Pair] {
+        guard someNameLacksAPartner(trace) else { return [] }
         var firstPost: [UInt32: [UInt32: TraceIndex.PostRecord]] = [:]
         var firstAdd: [UInt32: [UInt32: TraceIndex.RegistrationRecord]] = [:]
         // The nested tables are touched only the first time a (registry,
@@ -135,6 +136,25 @@ struct ChannelNameTypoRule: Rule {
             }
         }
         return pairs
+    }
+
+    /// Whether a name is posted but never observed in its registry, or
+    /// observed but never posted: only such a name is compared with others.
+    /// Answered with a flag per (registry, channel) number, before any table
+    /// is built: in most recordings (a small test's) every name meets one.
+    private static func someNameLacksAPartner(_ trace: TraceIndex) -> Bool {
+        let posted: UInt8 = 1, observed: UInt8 = 2
+        var sides = [UInt8](repeating: 0, count: trace.channelCount)
+        for post in trace.posts where post.kind == .post && trace.registryKind(post.registry) != .property {
+            sides[post.channelKey] |= posted
+        }
+        for registration in trace.registrationsInOrder
+        where !registration.isDelegate && !registration.anyChannel
+            && trace.registryKind(registration.registry) != .property
+        {
+            sides[registration.channelKey] |= observed
+        }
+        return sides.contains { $0 == posted || $0 == observed }
     }
 
     /// The character comparisons one search for typos may spend. Real apps

@@ -58,7 +58,7 @@ struct DanglingRegistrationRule: Rule {
                 """, registries: #"{ "store": { "kind": "subject", "hold": "weak" } }"#),
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         for registration in trace.registrationsInOrder {
             guard !registration.isDelegate,
                 registration.hold != .strong,
@@ -95,7 +95,7 @@ struct DanglingRegistrationRule: Rule {
     /// A block registration whose queue deallocated: Foundation holds the
     /// queue weakly, so the block silently stopped running. The drop-in does
     /// the same, and says so here rather than letting a test pass on it.
-    private func reportQueuesGone(_ trace: TraceIndex, into findings: inout [Finding]) {
+    private func reportQueuesGone(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var reported = Set<UInt32>()
         for skip in trace.queueGoneSkips {
             let event = trace.events[skip]

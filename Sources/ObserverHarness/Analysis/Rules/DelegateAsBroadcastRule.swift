@@ -64,7 +64,10 @@ struct DelegateAsBroadcastRule: Rule {
         case invocations
     }
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    // A forwarded call is a delegate call or an invocation.
+    let firesOnlyWith = EventKinds(.delegateCall, .invoke)
+
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         report(typedCalls(trace), form: .typedCalls, trace, into: &findings)
         report(invocations(trace), form: .invocations, trace, into: &findings)
     }
@@ -98,7 +101,7 @@ struct DelegateAsBroadcastRule: Rule {
     /// One finding per delegate callback and method that reached two or more
     /// objects, in the order the callbacks first forwarded.
     private func report(
-        _ calls: [ForwardedCall], form: Form, _ trace: TraceIndex, into findings: inout [Finding]
+        _ calls: [ForwardedCall], form: Form, _ trace: TraceIndex, into findings: inout RuleFindings
     ) {
         struct Group {
             var targets: [UInt32] = []

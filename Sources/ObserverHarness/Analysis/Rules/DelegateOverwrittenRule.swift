@@ -40,7 +40,9 @@ struct DelegateOverwrittenRule: Rule {
 
     private struct Slot: Hashable { let registry: UInt32, owner: UInt32 }
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    let firesOnlyWith = EventKinds(.delegateSet)
+
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var current: [Slot: TraceIndex.DelegateSet] = [:]
         for set in trace.delegateSets {
             let slot = Slot(registry: set.registry, owner: set.owner)

@@ -105,7 +105,7 @@ struct DeliveryOffIsolationRule: Rule {
                 """),
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var reported = Set<Key>()
         var work: HandlerWork?
         for post in trace.posts {
@@ -126,7 +126,7 @@ struct DeliveryOffIsolationRule: Rule {
 
     /// `withObservationTracking`'s `onChange` runs on the thread that changes
     /// a tracked value, whatever the registering code's isolation.
-    private func checkObservationTracking(_ trace: TraceIndex, into findings: inout [Finding]) {
+    private func checkObservationTracking(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var arms: [UInt32: Int] = [:]
         var reported = Set<UInt32>()
         for sequence in trace.observationEvents {

@@ -61,7 +61,7 @@ struct DiscardedTokenRule: Rule {
                 """),
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         for registration in trace.registrationsInOrder {
             if registration.typedMessage {
                 checkTyped(registration, trace, into: &findings)
@@ -100,7 +100,7 @@ struct DiscardedTokenRule: Rule {
     /// teardown) is how such an observation normally ends.
     private func checkTyped(
         _ registration: TraceIndex.RegistrationRecord, _ trace: TraceIndex,
-        into findings: inout [Finding]
+        into findings: inout RuleFindings
     ) {
         guard let dropped = registration.tokenDropSequence, registration.removeSequence == dropped,
             Self.droppedAtOnce(registration, dropped, trace)

@@ -75,11 +75,14 @@ struct DuplicateRegistrationRule: Rule {
         ])
 
     /// A registration that may still be active, in its observer's chain.
+    /// Sequences in 32 bits, as the index keeps them (`UInt32.max`: never
+    /// removed): one link per registration live at once, 36 bytes.
     private struct Link {
-        let id: UInt32, registry: UInt32, channel: UInt32, anyChannel: Bool, sender: UInt32, site: UInt32
-        let addSequence: Int
-        let removeSequence: Int
+        let id: UInt32, registry: UInt32, channel: UInt32, sender: UInt32, site: UInt32
+        let addSequence: UInt32
+        let removeSequence: UInt32
         var next: Int32
+        let anyChannel: Bool
     }
 
     /// What makes two registrations of one observer duplicates.
@@ -93,11 +96,11 @@ struct DuplicateRegistrationRule: Rule {
 
     /// One key's registrations that may still be active, oldest first.
     private struct Queue {
-        var entries: [(id: UInt32, removeSequence: Int)] = []
+        var entries: [(id: UInt32, removeSequence: UInt32)] = []
         var head = 0
 
         /// The oldest registration active at `now`, after dropping those removed before it.
-        mutating func earliestActive(at now: Int) -> UInt32? {
+        mutating func earliestActive(at now: UInt32) -> UInt32? {
             while head < entries.count, entries[head].removeSequence < now { head += 1 }
             return head < entries.count ? entries[head].id : nil
         }
@@ -109,7 +112,7 @@ struct DuplicateRegistrationRule: Rule {
     /// add walk all the others.
     private static var longChain: Int { 64 }
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Per observer, a chain of its registrations not yet removed, newest
         // first. One removed before this add is removed for every later add
         // too, so the walk unlinks it: chains stay as short as what is live.
@@ -137,7 +140,8 @@ struct DuplicateRegistrationRule: Rule {
                 newest += repeatElement(-1, count: observer + 1 - newest.count)
                 isChained += repeatElement(false, count: newest.count - isChained.count)
             }
-            let now = registration.addSequence
+            let now = UInt32(registration.addSequence)
+            let removed = registration.removeSequence.map { UInt32($0) } ?? .max
             if links.count - freeLinks.count >= sweepAt {
                 chained.removeAll { chainedObserver in
                     var previous: Int32 = -1
@@ -169,8 +173,7 @@ struct DuplicateRegistrationRule: Rule {
                 anyChannel: registration.anyChannel, sender: registration.sender, site: site)
             if tables[observer] != nil {
                 earliestActive = tables[observer]![key, default: Queue()].earliestActive(at: now)
-                tables[observer]![key, default: Queue()].entries.append(
-                    (registration.id, registration.removeSequence ?? .max))
+                tables[observer]![key, default: Queue()].entries.append((registration.id, removed))
                 report(registration, duplicating: earliestActive, trace, into: &findings)
                 continue
             }
@@ -196,9 +199,8 @@ struct DuplicateRegistrationRule: Rule {
             }
             let link = Link(
                 id: registration.id, registry: registration.registry, channel: registration.channel,
-                anyChannel: registration.anyChannel, sender: registration.sender, site: site,
-                addSequence: now, removeSequence: registration.removeSequence ?? .max,
-                next: newest[observer])
+                sender: registration.sender, site: site, addSequence: now, removeSequence: removed,
+                next: newest[observer], anyChannel: registration.anyChannel)
             if let free = freeLinks.popLast() {
                 links[Int(free)] = link
                 newest[observer] = free
@@ -240,7 +242,7 @@ struct DuplicateRegistrationRule: Rule {
     /// tracking the same `object.property` twice gets each change twice.
     /// (Live trackings name their call site, not what they read, so only
     /// scenarios' `observable` registries are judged.)
-    private func checkObservationTracking(_ trace: TraceIndex, into findings: inout [Finding]) {
+    private func checkObservationTracking(_ trace: TraceIndex, into findings: inout RuleFindings) {
         struct Key: Hashable {
             let registry: UInt32, channel: UInt32, observer: UInt32
         }
@@ -282,7 +284,7 @@ struct DuplicateRegistrationRule: Rule {
 
     private func report(
         _ registration: TraceIndex.RegistrationRecord, duplicating firstID: UInt32?,
-        _ trace: TraceIndex, into findings: inout [Finding]
+        _ trace: TraceIndex, into findings: inout RuleFindings
     ) {
         guard let firstID, let first = trace.registration(firstID) else { return }
         // `_ = center.addObserver(of:for:using:)` never fires (`discarded-token`): no post reaches it at all.

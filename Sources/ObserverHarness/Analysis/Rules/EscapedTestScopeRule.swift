@@ -20,7 +20,9 @@ struct EscapedTestScopeRule: Rule {
             """,
         triggering: [], clean: [], liveOnly: true)
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    let firesOnlyWith = EventKinds(.scopeEscape)
+
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         for sequence in trace.scopeEscapes {
             let event = trace.events[sequence]
             let how = ExecutionContext(rawValue: UInt8(truncatingIfNeeded: event.registration)) ?? .unknown

@@ -39,5 +39,5 @@ struct ExplorationLimitRule: Rule {
         ])
 
     /// The replay and the explorer make these findings; a trace alone has no bound to report.
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {}
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {}
 }

@@ -44,7 +44,9 @@ struct MessageDroppedRule: Rule {
                 """)
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    let firesOnlyWith = EventKinds(.messageDropped)
+
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         for loop in AsyncLoops(trace).loops {
             guard let first = loop.drops.first else { continue }
             // The post whose message was dropped (the drop's cause is its delivery).

@@ -85,7 +85,7 @@ struct MutationDuringNotifyRule: Rule {
                 """, registries: #"{ "model": { "kind": "observable" } }"#),
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var loops = RunningDeliveryLoops(trace)
         var enclosing: [UInt64: Int] = [:]
         for sequence in trace.mutations {
@@ -140,7 +140,7 @@ struct MutationDuringNotifyRule: Rule {
 
     /// An onChange that wrote what it tracks without observing again (one
     /// that observes again loops, and is `notification-cycle`).
-    private func checkObservationSelfWrites(_ trace: TraceIndex, into findings: inout [Finding]) {
+    private func checkObservationSelfWrites(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var arms: [UInt32: Int] = [:]
         for sequence in trace.observationEvents {
             let event = trace.events[sequence]
@@ -172,7 +172,7 @@ struct MutationDuringNotifyRule: Rule {
     /// is built for an observer removing itself as it deallocates.
     private func checkBetweenDeliveries(
         _ sequence: Int, of post: TraceIndex.PostRecord, _ trace: TraceIndex,
-        into findings: inout [Finding]
+        into findings: inout RuleFindings
     ) {
         let event = trace.events[sequence]
         let info = trace.registryInfo(event.registry)
@@ -230,7 +230,8 @@ struct MutationDuringNotifyRule: Rule {
 /// loop spans from the post to its last delivery, and loops on one thread
 /// nest, so one stack per registry and thread answers in a single sweep.
 private struct RunningDeliveryLoops {
-    private let trace: TraceIndex
+    /// The posts alone, not the whole index: copying the index retains every one of its tables.
+    private let posts: TraceIndex.Posts
     private var next = 0
     /// Stacks by the number of their (registry, thread) pair: no hashing on
     /// this path, which runs for every post and every add and remove.
@@ -238,22 +239,23 @@ private struct RunningDeliveryLoops {
     private var stacks: [[(post: Int, end: Int)]] = []
 
     init(_ trace: TraceIndex) {
-        self.trace = trace
+        posts = trace.posts
         pairs = PairNumbering(firstCount: trace.recording.registries.count, secondCount: 64)
     }
 
     /// Queries must come in increasing `sequence`.
     mutating func innermost(of registry: UInt32, runningAt sequence: Int, thread: UInt16) -> TraceIndex.PostRecord? {
-        while next < trace.posts.count, trace.posts[next].sequence < sequence {
-            if let end = trace.posts[next].deliveries.last {
-                let index = stackIndex(trace.posts[next].registry, trace.events[trace.posts[next].sequence].thread)
+        while next < posts.count, posts[next].sequence < sequence {
+            let post = posts[next]
+            if let end = post.deliveries.last {
+                let index = stackIndex(post.registry, posts.events[post.sequence].thread)
                 stacks[index].append((next, end))
             }
             next += 1
         }
         let index = stackIndex(registry, thread)
         while let top = stacks[index].last, top.end < sequence { stacks[index].removeLast() }
-        return stacks[index].last.map { trace.posts[$0.post] }
+        return stacks[index].last.map { posts[$0.post] }
     }
 
     private mutating func stackIndex(_ registry: UInt32, _ thread: UInt16) -> Int {

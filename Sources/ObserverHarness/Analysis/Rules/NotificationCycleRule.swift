@@ -42,7 +42,9 @@ struct NotificationCycleRule: Rule {
                 """)
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    let firesOnlyWith = EventKinds(.cycleCut)
+
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var reported = Set<UInt32>()
         for sequence in trace.cycleCuts {
             let event = trace.events[sequence]

@@ -59,7 +59,10 @@ struct NotifyAfterDeallocRule: Rule {
                 """),
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    // Only a delivery to a deallocated observer is reported.
+    let firesOnlyWith = EventKinds(.deliverToDead)
+
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         for registration in trace.registrationsInOrder {
             let dead = trace.deadDeliveries(of: registration)
             guard let first = dead.first else { continue }

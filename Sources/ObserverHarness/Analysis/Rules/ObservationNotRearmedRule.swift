@@ -48,7 +48,9 @@ struct ObservationNotRearmedRule: Rule {
                 """, registries: #"{ "model": { "kind": "observable" } }"#)
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    let firesOnlyWith = EventKinds(.observationArm, .observationChange, .observationFire)
+
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var lastFire: [Key: Int] = [:]
         var arms: [UInt32: Int] = [:]
         var reported = Set<Key>()

@@ -60,7 +60,7 @@ struct ObservedObjectDeallocatedRule: Rule {
                 """),
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var flowEnds: [Int: Int] = [:]
         for registration in trace.registrationsInOrder {
             guard !registration.isDelegate, registration.sender != 0,

@@ -47,7 +47,7 @@ struct OrderingDependenceRule: Rule {
                 """)
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {}
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {}
 
     func check(_ divergence: Divergence, into findings: inout [Finding]) {
         guard !divergence.differences.isEmpty else { return }

@@ -79,7 +79,10 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                 """, registries: #"{ "model": { "kind": "observable" } }"#),
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    // Every finding names an object the app released (`appRelease`) that is still alive.
+    let firesOnlyWith = EventKinds(.appRelease)
+
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         checkPinnedLeaks(trace, into: &findings)
         let end = trace.events.count
         let reachable = objectsHeldByTheApp(trace)
@@ -90,6 +93,11 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             else { continue }
             // A strong delegate slot holds only while its owner is alive.
             if registration.isDelegate, trace.lifetimes[Int(registration.sender)].deallocSequence != nil { continue }
+            // Only an observer released and still alive is reported: the others'
+            // registrations are not kept (two million adds of a live observer
+            // would be two million records).
+            let lifetime = trace.lifetimes[Int(registration.observer)]
+            guard lifetime.releaseSequence != nil, lifetime.deallocSequence == nil else { continue }
             holdersByObserver[registration.observer, default: []].append(registration)
         }
         let trackings = unfiredStrongTrackings(trace)
@@ -129,7 +137,7 @@ struct RegistrationKeepsObserverAliveRule: Rule {
     /// captures it strongly lives until the value changes.
     private func checkTrackings(
         _ trackings: [UInt32: [Int]], skipping reported: Set<UInt32>, reachable: Set<UInt32>,
-        _ trace: TraceIndex, into findings: inout [Finding]
+        _ trace: TraceIndex, into findings: inout RuleFindings
     ) {
         for observer in trackings.keys.sorted() where !reported.contains(observer) {
             let lifetime = trace.lifetimes[Int(observer)]
@@ -174,7 +182,7 @@ struct RegistrationKeepsObserverAliveRule: Rule {
         return byObserver
     }
 
-    private func checkPinnedLeaks(_ trace: TraceIndex, into findings: inout [Finding]) {
+    private func checkPinnedLeaks(_ trace: TraceIndex, into findings: inout RuleFindings) {
         for pinned in trace.pinnedLeaks {
             guard let released = trace.lifetimes[Int(pinned.object)].releaseSequence,
                 let registration = trace.registrationsInOrder.first(where: {

@@ -39,7 +39,7 @@ struct SingleReceiverBroadcastRule: Rule {
                 """)
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         let looping = postsInCutLoops(trace)
         // Per channel, in one pass: whether every post so far reached exactly
         // one receiver, always the same. (Collecting every post per channel

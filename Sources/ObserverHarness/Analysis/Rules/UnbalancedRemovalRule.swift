@@ -46,7 +46,7 @@ struct UnbalancedRemovalRule: Rule {
 
     private struct Key: Hashable { let registry: UInt32, observer: UInt32 }
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Removals that matched nothing are rare: index the registrations of
         // their observers only (indexing every registration cost more than
         // all the other rules together).

@@ -34,7 +34,7 @@ struct UnobservedPostRule: Rule {
 
     private struct Channel: Hashable { let registry: UInt32, channel: UInt32 }
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Keyed by channel number: a hash per post was most of this rule's time.
         var unreceived: [Int: [TraceIndex.PostRecord]] = [:]
         var totals = [Int](repeating: 0, count: trace.channelCount)

@@ -53,7 +53,7 @@ struct ValueObjectFilterRule: Rule {
                 """)
         ])
 
-    func check(_ trace: TraceIndex, into findings: inout [Finding]) {
+    func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var reported = Set<Key>()
         for registration in trace.registrationsInOrder where !registration.isDelegate {
             report(
@@ -78,7 +78,7 @@ struct ValueObjectFilterRule: Rule {
 
     private func report(
         _ use: Use, sequence: Int, registry: UInt32, sender: UInt32, site: UInt32,
-        _ trace: TraceIndex, _ reported: inout Set<Key>, _ findings: inout [Finding]
+        _ trace: TraceIndex, _ reported: inout Set<Key>, _ findings: inout RuleFindings
     ) {
         guard sender != 0, trace.registryKind(registry) == .notificationCenter,
             isBoxedValue(sender, trace),
