@@ -79,6 +79,8 @@ struct RuleFindings {
     }
 
     private mutating func fold() {
+        // Nothing to order or fold (most rules on most recordings).
+        guard findings.count > 1 else { return }
         // Stable: of two findings equal in report order, the earlier found stays first, as in one sort.
         findings.sort(by: Finding.reportOrder)
         var kept: [Finding] = []

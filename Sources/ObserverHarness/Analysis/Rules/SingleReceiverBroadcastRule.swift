@@ -46,8 +46,9 @@ struct SingleReceiverBroadcastRule: Rule {
         // first cost a hash and an array append per post.)
         var channels = [ChannelState](repeating: ChannelState(), count: trace.channelCount)
         var order: [Int] = []
+        let registries = trace.recording.registries  // read once (see `ChannelNameTypoRule`)
         for post in trace.posts
-        where post.kind == .post && trace.registryKind(post.registry) == .notificationCenter
+        where post.kind == .post && registries[Int(post.registry)].kind == .notificationCenter
             && (looping.isEmpty || !looping.contains(post.sequence))
         {
             let key = post.channelKey

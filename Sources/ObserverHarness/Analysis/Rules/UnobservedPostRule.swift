@@ -39,7 +39,8 @@ struct UnobservedPostRule: Rule {
         var unreceived: [Int: [TraceIndex.PostRecord]] = [:]
         var totals = [Int](repeating: 0, count: trace.channelCount)
         var order: [Int] = []
-        for post in trace.posts where post.kind == .post && trace.registryKind(post.registry) == .notificationCenter {
+        let registries = trace.recording.registries  // read once (see `ChannelNameTypoRule`)
+        for post in trace.posts where post.kind == .post && registries[Int(post.registry)].kind == .notificationCenter {
             totals[post.channelKey] += 1
             guard post.deliveries.isEmpty else { continue }
             if unreceived[post.channelKey] == nil { order.append(post.channelKey) }
