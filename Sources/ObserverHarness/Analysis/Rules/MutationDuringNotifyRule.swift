@@ -88,7 +88,9 @@ struct MutationDuringNotifyRule: Rule {
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var loops = RunningDeliveryLoops(trace)
         var enclosing: [UInt64: Int] = [:]
-        for sequence in trace.mutations {
+        let mutations = trace.mutations
+        for position in 0..<mutations.endIndex {
+            let sequence = mutations[position]
             let event = trace.events[sequence]
             let runningLoop = loops.innermost(of: event.registry, runningAt: sequence, thread: event.thread)
             // A removal that matched nothing changed nothing.
@@ -245,17 +247,24 @@ private struct RunningDeliveryLoops {
 
     /// Queries must come in increasing `sequence`.
     mutating func innermost(of registry: UInt32, runningAt sequence: Int, thread: UInt16) -> TraceIndex.PostRecord? {
-        while next < posts.count, posts[next].sequence < sequence {
+        // Counts and last elements by index: `count` and `last` of a collection
+        // are generic code a debug build runs unspecialised, for every mutation.
+        while next < posts.endIndex, posts[next].sequence < sequence {
             let post = posts[next]
-            if let end = post.deliveries.last {
+            let deliveries = post.deliveries.count
+            if deliveries > 0 {
                 let index = stackIndex(post.registry, posts.events[post.sequence].thread)
-                stacks[index].append((next, end))
+                stacks[index].append((next, post.deliveries[deliveries - 1]))
             }
             next += 1
         }
         let index = stackIndex(registry, thread)
-        while let top = stacks[index].last, top.end < sequence { stacks[index].removeLast() }
-        return stacks[index].last.map { posts[$0.post] }
+        var depth = stacks[index].count
+        while depth > 0, stacks[index][depth - 1].end < sequence {
+            stacks[index].removeLast()
+            depth -= 1
+        }
+        return depth > 0 ? posts[stacks[index][depth - 1].post] : nil
     }
 
     private mutating func stackIndex(_ registry: UInt32, _ thread: UInt16) -> Int {
