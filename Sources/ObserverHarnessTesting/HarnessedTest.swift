@@ -16,8 +16,11 @@ package final class HarnessedTest: Sendable {
     /// left running, which the check must still see running).
     @TaskLocal package static var finished: (@Sendable (Harness) -> Void)?
 
-    init(named name: String, posts: Harness.PostThread) {
+    /// `parallel`: the framework may run other tests beside this one (Swift
+    /// Testing), so no work is given to it by elimination.
+    init(named name: String, posts: Harness.PostThread, parallel: Bool) {
         harness = Harness(name: name, posts: posts)
+        harness.assumesOneTestAtATime = !parallel
     }
 
     /// Runs `body` in the harness's scope.

@@ -62,7 +62,7 @@
         open override func invokeTest() {
             harnessOptions = Self.observerHarnessOptions
             guard harnessOptions.isEnabled else { return super.invokeTest() }
-            let run = HarnessedTest(named: name, posts: harnessOptions.posts)
+            let run = HarnessedTest(named: name, posts: harnessOptions.posts, parallel: false)
             harness = run.harness
             defer { harness = nil }
             run.run { super.invokeTest() }

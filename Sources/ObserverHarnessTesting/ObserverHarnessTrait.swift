@@ -46,7 +46,7 @@
             guard HarnessedTest.running == nil else { return try await function() }
             let options = options(for: test)
             guard options.isEnabled else { return try await function() }
-            let run = HarnessedTest(named: test.displayName ?? test.name, posts: options.posts)
+            let run = HarnessedTest(named: test.displayName ?? test.name, posts: options.posts, parallel: true)
             var thrown: (any Error)?
             do {
                 try await run.run { try await function() }

@@ -110,10 +110,10 @@ enum EventKind: UInt8, CaseIterable, Sendable {
     case observationChange
     /// `onChange` of `registration` ran for the change `cause`.
     case observationFire
-    /// A post (or, flagged ``EventFlags/escapedRegistration``, a registration)
-    /// on `channel` reached this scope from outside its task, at `site`.
+    /// A post on `channel` from outside every test's task, tied to no test,
+    /// reached this test's registrations (delivered unrecorded), at `site`.
     /// `registration` packs how (``ExecutionContext``, low 8 bits) and how
-    /// many scopes were open (the rest).
+    /// many tests were running (the rest).
     case scopeEscape
     /// Work the handler of `cause`, a delivery off its registration's
     /// isolation, started to run later (a `Task` inside it): started, or ran
@@ -217,7 +217,8 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// A delivery that ran off its registration's isolation; a `hop` whose
     /// work ran off it.
     static let offIsolation = EventFlags(rawValue: 1 << 5)
-    /// `scopeEscape`: the work was a registration, not a post.
+    /// `scopeEscape` in traces written before untold registrations went
+    /// unnoted: the work was a registration. Read, never written now.
     static let escapedRegistration = EventFlags(rawValue: 1 << 0)
     /// A delivery of an isolated registration that ran on the main actor.
     static let onMainActor = EventFlags(rawValue: 1 << 6)

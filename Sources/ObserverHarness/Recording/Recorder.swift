@@ -605,6 +605,9 @@ final class Recorder: @unchecked Sendable {
 
     func knownStringIDLocked(_ string: String) -> UInt32? { strings.id(of: string) }
 
+    /// The string interned as `id`. Lock held.
+    func stringLocked(_ id: UInt32) -> String { strings[id] }
+
     /// ``knownObjectID(for:)`` with the lock held.
     func knownObjectIDLocked(for object: AnyObject) -> UInt32? {
         guard let id = objectIDs[ObjectIdentifier(object)], liveObjects[id]?.object === object else { return nil }

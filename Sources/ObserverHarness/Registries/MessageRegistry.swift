@@ -155,6 +155,32 @@ final class MessageRegistry: @unchecked Sendable {
         }
     }
 
+    /// Delivers `message` to the registrations here that match it, recording
+    /// nothing: work no test can be told to own reaching this test's observers,
+    /// as Foundation's default center would deliver it.
+    @MainActor
+    func postMainActorUnrecorded<Message: NotificationCenter.MainActorMessage>(_ message: Message, subject: AnyObject?) {
+        store.deliverUnrecorded(channel: Self.channel(Message.self), sender: subject) { registration, _ in
+            if case .mainActor(let observer) = registration.handler { observer(message) }
+        }
+    }
+
+    /// The `AsyncMessage` form of ``postMainActorUnrecorded(_:subject:)``.
+    func postAsyncUnrecorded<Message: NotificationCenter.AsyncMessage>(_ message: Message, subject: AnyObject?) {
+        store.deliverUnrecorded(channel: Self.channel(Message.self), sender: subject) { registration, _ in
+            switch registration.handler {
+            case .async(let observer): queue.enqueue { await observer(message) }
+            case .sequence(let receive): receive(message, AsyncObservationRecording.untold)
+            case .mainActor: break
+            }
+        }
+    }
+
+    /// Whether a registration here takes `Message`.
+    func receives<Message>(_ type: Message.Type) -> Bool {
+        store.hasRegistration(forChannel: Self.channel(type))
+    }
+
     // MARK: Sequences
 
     func messages<Message: NotificationCenter.AsyncMessage>(

@@ -449,6 +449,23 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         }
     }
 
+    /// The channels the active registrations take, and whether one takes
+    /// every channel: how a finished test's center is indexed for later posts.
+    func activeChannels() -> (names: Set<String>, everyChannel: Bool) {
+        recorder.withLock {
+            var names: Set<String> = []
+            var everyChannel = false
+            for case let registration? in registrations where registration.isActive {
+                if registration.anyChannel {
+                    everyChannel = true
+                } else {
+                    names.insert(recorder.stringLocked(registration.channel))
+                }
+            }
+            return (names, everyChannel)
+        }
+    }
+
     func detachRegistrations(ofObserver observerID: UInt32) -> [AnyObject] {
         recorder.withLock {
             let detached = byObserver[observerID] ?? []
