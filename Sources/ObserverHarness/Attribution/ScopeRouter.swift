@@ -115,9 +115,10 @@ final class ScopeRouter: @unchecked Sendable {
         }
     }
 
-    /// The harness was released: its test ended.
+    /// The harness was released: its test ended, if it had not already (a
+    /// later test's scope ends it in a run of one test at a time).
     func harnessEnded(_ registries: HarnessRegistries) {
-        let ended: Bool = lock.withLock {
+        let wasRunning: Bool = lock.withLock {
             guard let entry = running[ObjectIdentifier(registries)], entry.registries === registries else {
                 return false
             }
@@ -125,9 +126,8 @@ final class ScopeRouter: @unchecked Sendable {
             pruneLocked()
             return true
         }
-        guard ended else { return }
         registries.finishRecording()
-        registries.routedCenterIfMade.map(leftovers.add)
+        if wasRunning { registries.routedCenterIfMade.map(leftovers.add) }
     }
 
     private func removeLocked(_ entry: Entry) -> HarnessRegistries? {
