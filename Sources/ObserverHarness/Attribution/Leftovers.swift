@@ -3,15 +3,17 @@ import Foundation
 /// The registrations finished tests left behind in long-lived objects: every
 /// later post reaches them, unrecorded, as the default center would.
 ///
-/// Indexed by notification name when the test finishes (a finished test's
-/// center takes no new registrations: work after a test's end registers on
-/// Foundation's center), so a post visits only the centers that registered
-/// its name, and its cost does not grow with the number of tests before it.
+/// Indexed by notification name and by observer when the test finishes (a
+/// finished test's center takes no new registrations: work after a test's
+/// end registers on Foundation's center), so a post or a removal visits only
+/// the centers that may hold it, and its cost does not grow with the number
+/// of tests before it.
 final class Leftovers: @unchecked Sendable {
     private struct Member {
         let center: InstrumentedNotificationCenter
         let names: Set<String>
         let everyName: Bool
+        let observers: Set<ObjectIdentifier>
     }
 
     private let lock = Lock()
@@ -19,17 +21,19 @@ final class Leftovers: @unchecked Sendable {
     private var members: [ObjectIdentifier: Member] = [:]
     private var byName: [String: [InstrumentedNotificationCenter]] = [:]
     private var everyName: [InstrumentedNotificationCenter] = []
+    private var byObserver: [ObjectIdentifier: [InstrumentedNotificationCenter]] = [:]
 
     /// Keeps `center`'s registrations reachable, if it has any.
     func add(_ center: InstrumentedNotificationCenter) {
         guard center.registrationCount > 0 else { return }
-        let (names, every) = center.store.activeChannels()
+        let (names, every, observers) = center.store.activeIndex()
         lock.withLock {
             let key = ObjectIdentifier(center)
             guard members[key] == nil else { return }
-            members[key] = Member(center: center, names: names, everyName: every)
+            members[key] = Member(center: center, names: names, everyName: every, observers: observers)
             for name in names { byName[name, default: []].append(center) }
             if every { everyName.append(center) }
+            for observer in observers { byObserver[observer, default: []].append(center) }
         }
     }
 
@@ -44,6 +48,10 @@ final class Leftovers: @unchecked Sendable {
             if byName[name]?.isEmpty == true { byName[name] = nil }
         }
         if member.everyName { everyName.removeAll { ObjectIdentifier($0) == key } }
+        for observer in member.observers {
+            byObserver[observer]?.removeAll { ObjectIdentifier($0) == key }
+            if byObserver[observer]?.isEmpty == true { byObserver[observer] = nil }
+        }
     }
 
     /// The centers a post named `name` may reach; those whose registrations
@@ -56,8 +64,9 @@ final class Leftovers: @unchecked Sendable {
         return emptied.isEmpty ? candidates : candidates.filter { $0.registrationCount > 0 }
     }
 
-    /// Every finished test's center still kept: where a removal may land.
-    func all() -> [InstrumentedNotificationCenter] {
-        lock.withLock { members.values.map(\.center) }
+    /// The centers where `observer` had registrations when their test ended:
+    /// where its removal may land.
+    func centers(observedBy observer: AnyObject) -> [InstrumentedNotificationCenter] {
+        lock.withLock { byObserver[ObjectIdentifier(observer)] ?? [] }
     }
 }

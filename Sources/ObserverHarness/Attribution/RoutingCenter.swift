@@ -99,7 +99,7 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
             case .untold: nil
             }
         var matched = false
-        for center in ScopeRouter.shared.allCenters(first: first) where center.hasRegistrations(of: target) {
+        for center in ScopeRouter.shared.centers(holding: target, first: first) where center.hasRegistrations(of: target) {
             center.removeObserver(observer, name: name, object: object, location: location)
             matched = true
         }

@@ -215,15 +215,15 @@ final class ScopeRouter: @unchecked Sendable {
         return running.values.max { $0.closedAt < $1.closedAt }?.registries
     }
 
-    /// Every running test's center that exists, and then the leftovers': where
-    /// a registration of the caller's may be.
-    func allCenters(first: HarnessRegistries?) -> [InstrumentedNotificationCenter] {
+    /// Every running test's center that exists, and then the finished tests'
+    /// centers where `observer` was registered: where its registrations may be.
+    func centers(holding observer: AnyObject, first: HarnessRegistries?) -> [InstrumentedNotificationCenter] {
         let others = lock.withLock {
             running.values.filter { $0.registries !== first }.sorted { $0.serial < $1.serial }
                 .compactMap { $0.registries?.routedCenterIfMade }
         }
         let head = (first?.routedCenterIfMade).map { [$0] } ?? []
-        return head + others + leftovers.all()
+        return head + others + leftovers.centers(observedBy: observer)
     }
 }
 

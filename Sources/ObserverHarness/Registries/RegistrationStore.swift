@@ -449,20 +449,25 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         }
     }
 
-    /// The channels the active registrations take, and whether one takes
-    /// every channel: how a finished test's center is indexed for later posts.
-    func activeChannels() -> (names: Set<String>, everyChannel: Bool) {
+    /// What the active registrations take — their channels, whether one takes
+    /// every channel — and the addresses of their live observers: how a
+    /// finished test's center is indexed for later posts and removals.
+    func activeIndex() -> (names: Set<String>, everyChannel: Bool, observers: Set<ObjectIdentifier>) {
         recorder.withLock {
             var names: Set<String> = []
             var everyChannel = false
+            var observers: Set<ObjectIdentifier> = []
             for case let registration? in registrations where registration.isActive {
                 if registration.anyChannel {
                     everyChannel = true
                 } else {
                     names.insert(recorder.stringLocked(registration.channel))
                 }
+                if registration.hasObserverObject, let observer = registration.observer {
+                    observers.insert(ObjectIdentifier(observer))
+                }
             }
-            return (names, everyChannel)
+            return (names, everyChannel, observers)
         }
     }
 
