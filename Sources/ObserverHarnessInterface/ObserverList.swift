@@ -166,6 +166,40 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         }
     }
 
+    /// The observers `notify(channel:)` would call now, in the order it calls
+    /// them in the app: those added on `channel`, not removed, and alive (an
+    /// observer added twice appears twice). A copy: the list may change
+    /// afterwards. Under the harness it is read without being recorded, in
+    /// registration order (a harness exploring other delivery orders may call
+    /// them in another).
+    ///
+    /// ```swift
+    /// var themeObservers: [any ThemeObserver] { observers.observers() }
+    /// ```
+    public func observers(channel: String = "") -> [Observer] {
+        if let backend {
+            // The backend holds only objects `add` took as `Observer`s.
+            return backend.observers(channel: channel).compactMap { $0 as? Observer }
+        }
+        var result: [Observer] = []
+        let current = lock.locked { entries }
+        current.withUnsafeBufferPointer { entries in
+            for index in entries.indices where !entries[index].isRemoved && entries[index].channel == channel {
+                guard let object = entries[index].strongObject ?? entries[index].weakObject else { continue }
+                if ObserverListEntry.fitsInline(Observer.self) {
+                    // As `notify` reads it: the observer's own bits, valid while `object` lives.
+                    withUnsafeBytes(of: entries[index].bits) {
+                        result.append($0.baseAddress!.assumingMemoryBound(to: Observer.self).pointee)
+                    }
+                } else if let observer = object as? Observer {
+                    result.append(observer)
+                }
+                withExtendedLifetime(object) {}
+            }
+        }
+        return result
+    }
+
     /// How many registrations are active (live observers, on any channel).
     public var count: Int {
         if let backend { return backend.count }
