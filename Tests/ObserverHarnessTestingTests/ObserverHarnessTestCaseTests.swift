@@ -113,7 +113,8 @@ class FailureCapturingTestCase: ObserverHarnessTestCase {
     override func invokeTest() {
         captured = []
         let written = Collected<ReportArtifact>()
-        ReportArtifact.$observer.withValue({ written.append($0) }) {
+        let collect: @Sendable (ReportArtifact) -> Void = { written.append($0) }
+        ReportArtifact.$observer.withValue(collect) {
             if let environment = Self.environment {
                 HarnessEnvironment.$override.withValue(environment) { super.invokeTest() }
             } else {
