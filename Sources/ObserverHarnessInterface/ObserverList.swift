@@ -147,7 +147,13 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         }
         // Who is called is fixed when the post starts: an observer removed by
         // a handler meanwhile is still called, one added is not.
-        let snapshot = lock.locked { entries }
+        Self.forEachLive(in: lock.locked { entries }, channel: channel, body)
+    }
+
+    /// Calls `body` on each live, unremoved observer of `channel` in
+    /// `snapshot`, in order: whom `notify` calls, and what `observers` lists.
+    @inlinable
+    static func forEachLive(in snapshot: [ObserverListEntry], channel: String, _ body: (Observer) -> Void) {
         // Read each entry in place: copying one would copy its weak reference.
         snapshot.withUnsafeBufferPointer { entries in
             for index in entries.indices where !entries[index].isRemoved && entries[index].channel == channel {
@@ -182,21 +188,7 @@ public final class ObserverList<Observer>: @unchecked Sendable {
             return backend.observers(channel: channel).compactMap { $0 as? Observer }
         }
         var result: [Observer] = []
-        let current = lock.locked { entries }
-        current.withUnsafeBufferPointer { entries in
-            for index in entries.indices where !entries[index].isRemoved && entries[index].channel == channel {
-                guard let object = entries[index].strongObject ?? entries[index].weakObject else { continue }
-                if ObserverListEntry.fitsInline(Observer.self) {
-                    // As `notify` reads it: the observer's own bits, valid while `object` lives.
-                    withUnsafeBytes(of: entries[index].bits) {
-                        result.append($0.baseAddress!.assumingMemoryBound(to: Observer.self).pointee)
-                    }
-                } else if let observer = object as? Observer {
-                    result.append(observer)
-                }
-                withExtendedLifetime(object) {}
-            }
-        }
+        Self.forEachLive(in: lock.locked { entries }, channel: channel) { result.append($0) }
         return result
     }
 
