@@ -94,7 +94,14 @@ package struct HarnessEnvironment: Sendable, Equatable {
     @TaskLocal package static var override: [String: String]?
 
     package static var current: HarnessEnvironment {
-        HarnessEnvironment(override ?? ProcessInfo.processInfo.environment)
+        if let override { return HarnessEnvironment(override) }
+        // The two variables alone: each test reads them, and the whole
+        // environment would be copied into a dictionary each time.
+        var variables: [String: String] = [:]
+        for name in [failOnVariable, keepReportsVariable] {
+            if let value = getenv(name) { variables[name] = String(cString: value) }
+        }
+        return HarnessEnvironment(variables)
     }
 
     package init(_ variables: [String: String]) {

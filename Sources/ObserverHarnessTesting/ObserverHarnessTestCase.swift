@@ -28,7 +28,9 @@
     /// each failure message gives its path.
     ///
     /// Override ``observerHarnessOptions`` for the class; change
-    /// ``harnessOptions`` in a test for that test alone.
+    /// ``harnessOptions`` in a test for that test alone. What neither sets,
+    /// `OBSERVER_HARNESS_FAIL_ON` and `OBSERVER_HARNESS_KEEP_REPORTS` set for
+    /// the whole run (see ``ObserverHarnessOptions``).
     open class ObserverHarnessTestCase: XCTestCase {
         /// The options every test of the class starts with. Override to change them:
         ///
