@@ -426,6 +426,22 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         recorder.withLock {}
     }
 
+    /// The live observers of the active registrations a post on `channel`
+    /// from no sender would reach now, in registration order, recording
+    /// nothing (`ObserverList.observers(channel:)`).
+    func currentObservers(channel: String) -> [AnyObject] {
+        recorder.withLock {
+            let channelID = recorder.knownStringIDLocked(channel)
+            return registrations.compactMap { registration in
+                guard let registration, registration.isActive, !registration.pruned,
+                    registration.anyChannel || channelID.map({ registration.channel == $0 }) == true,
+                    registration.senderID == 0
+                else { return nil }
+                return registration.observer
+            }
+        }
+    }
+
     /// Whether `object` is the observer of an active registration here.
     func hasRegistrations(ofObject object: AnyObject) -> Bool {
         // By address, as a removal matches: an observer removing itself in its
