@@ -99,7 +99,8 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
             case .untold: nil
             }
         var matched = false
-        for center in ScopeRouter.shared.centers(holding: target, first: first) where center.hasRegistrations(of: target) {
+        for center in ScopeRouter.shared.centers(holding: target, first: first)
+        where center.hasRegistrations(of: target) {
             center.removeObserver(observer, name: name, object: object, location: location)
             matched = true
         }
@@ -239,7 +240,9 @@ extension RoutingCenter {
         case .test(let registries):
             registries.defaultCenter.post(message, subject: subject, location: location)
         case .untold(let running):
-            for registries in running { registries.receiveUntold(message, subject: subject, running: running, location: location) }
+            for registries in running {
+                registries.receiveUntold(message, subject: subject, running: running, location: location)
+            }
             NotificationCenter.default.post(message, subject: subject)
         }
     }
@@ -250,7 +253,9 @@ extension RoutingCenter {
         case .test(let registries):
             registries.defaultCenter.post(message, location: location)
         case .untold(let running):
-            for registries in running { registries.receiveUntold(message, subject: nil, running: running, location: location) }
+            for registries in running {
+                registries.receiveUntold(message, subject: nil, running: running, location: location)
+            }
             NotificationCenter.default.post(message)
         }
     }
@@ -262,7 +267,9 @@ extension RoutingCenter {
         case .test(let registries):
             registries.defaultCenter.post(message, subject: subject, location: location)
         case .untold(let running):
-            for registries in running { registries.receiveUntold(message, subject: subject, running: running, location: location) }
+            for registries in running {
+                registries.receiveUntold(message, subject: subject, running: running, location: location)
+            }
             NotificationCenter.default.post(message, subject: subject)
         }
     }
@@ -272,7 +279,9 @@ extension RoutingCenter {
         case .test(let registries):
             registries.defaultCenter.post(message, location: location)
         case .untold(let running):
-            for registries in running { registries.receiveUntold(message, subject: nil, running: running, location: location) }
+            for registries in running {
+                registries.receiveUntold(message, subject: nil, running: running, location: location)
+            }
             NotificationCenter.default.post(message)
         }
     }

@@ -159,7 +159,8 @@ final class MessageRegistry: @unchecked Sendable {
     /// nothing: work no test can be told to own reaching this test's observers,
     /// as Foundation's default center would deliver it.
     @MainActor
-    func postMainActorUnrecorded<Message: NotificationCenter.MainActorMessage>(_ message: Message, subject: AnyObject?) {
+    func postMainActorUnrecorded<Message: NotificationCenter.MainActorMessage>(_ message: Message, subject: AnyObject?)
+    {
         store.deliverUnrecorded(channel: Self.channel(Message.self), sender: subject) { registration, _ in
             if case .mainActor(let observer) = registration.handler { observer(message) }
         }

@@ -111,7 +111,10 @@ import Testing
                 for heard in counters { await heard.reach(1) }
                 for harness in [first, second] {
                     #expect(harness.recording().recordedEvents(.post).isEmpty)
-                    #expect(harness.analyze().findings.map(\.rule).filter { $0 != "discarded-token" } == ["escaped-test-scope"])
+                    #expect(
+                        harness.analyze().findings.map(\.rule).filter { $0 != "discarded-token" } == [
+                            "escaped-test-scope"
+                        ])
                 }
             }
         }

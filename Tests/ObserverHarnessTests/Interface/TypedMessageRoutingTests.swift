@@ -17,7 +17,8 @@ import Testing
             @Test func foundationsWildcardObserverAbortsOnATypedMessage() async {
                 await #expect(processExitsWith: .failure) { () async in
                     if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-                        let token = NotificationCenter.default.addObserver(forName: nil, object: nil, queue: nil) { _ in }
+                        let token = NotificationCenter.default.addObserver(forName: nil, object: nil, queue: nil) { _ in
+                        }
                         NotificationCenter.default.post(MessagesArrived(count: 1), subject: Socket())
                         _ = token
                     }
