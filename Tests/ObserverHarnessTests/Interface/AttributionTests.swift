@@ -9,6 +9,9 @@ import Testing
 /// default center would, judged by no test. The cases that depend on which
 /// other scopes are open run in a child process of their own.
 #if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Windows)
+    /// A name no other test posts, so no other test's untold post reaches it.
+    private let handlerPosted = Notification.Name("AttributionTests.handlerPosted")
+
     @Suite struct AttributionTests {
         /// A sender only this test has used ties a queue's post to it, whatever
         /// else runs: no exit test needed.
@@ -36,9 +39,9 @@ import Testing
             let tokens = withObserverHarness(harness) {
                 [
                     Observers.center.addObserver(forName: .syncFinished, object: sender, queue: nil) { _ in
-                        Observers.center.post(name: .presenceChanged, object: nil)
+                        Observers.center.post(name: handlerPosted, object: nil)
                     },
-                    Observers.center.addObserver(forName: .presenceChanged, object: nil, queue: nil) { _ in
+                    Observers.center.addObserver(forName: handlerPosted, object: nil, queue: nil) { _ in
                         presence.bump()
                     },
                 ]
