@@ -126,9 +126,8 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     func receiveUntold(
         _ notification: Notification, from how: ExecutionContext, running: Int, location: CodeLocation
     ) {
-        guard let center = routedCenterIfMade, center.receives(notification.name) else { return }
+        guard let center = routedCenterIfMade, center.postUnrecorded(notification) > 0 else { return }
         noteUntold(name: notification.name.rawValue, from: how, running: running, location: location)
-        center.postUnrecorded(notification)
     }
 
     /// Records that work nothing ties to a test reached this one.
@@ -190,29 +189,22 @@ extension HarnessRegistries {
     func receiveUntold<Message: NotificationCenter.MainActorMessage>(
         _ message: Message, subject: AnyObject?, running: [HarnessRegistries], location: CodeLocation
     ) {
-        guard let registry = untoldMessageRegistry(for: Message.self, running: running, location: location) else {
-            return
-        }
-        registry.postMainActorUnrecorded(message, subject: subject)
+        let delivered = messageRegistry?.postMainActorUnrecorded(message, subject: subject) ?? 0
+        noteUntold(Message.self, delivered: delivered, running: running.count, location: location)
     }
 
     func receiveUntold<Message: NotificationCenter.AsyncMessage>(
         _ message: Message, subject: AnyObject?, running: [HarnessRegistries], location: CodeLocation
     ) {
-        guard let registry = untoldMessageRegistry(for: Message.self, running: running, location: location) else {
-            return
-        }
-        registry.postAsyncUnrecorded(message, subject: subject)
+        let delivered = messageRegistry?.postAsyncUnrecorded(message, subject: subject) ?? 0
+        noteUntold(Message.self, delivered: delivered, running: running.count, location: location)
     }
 
-    /// This test's typed-message registry when it takes `Message`, noted.
-    private func untoldMessageRegistry<Message>(
-        for type: Message.Type, running: [HarnessRegistries], location: CodeLocation
-    ) -> MessageRegistry? {
-        guard let registry = routedCenterIfMade?.messageRegistryIfMade, registry.receives(type) else { return nil }
-        noteUntold(
-            name: MessageRegistry.channel(type), from: .describeCurrent(), running: running.count,
-            location: location)
-        return registry
+    /// This test's typed-message registry, if it was made.
+    private var messageRegistry: MessageRegistry? { routedCenterIfMade?.messageRegistryIfMade }
+
+    private func noteUntold<Message>(_ type: Message.Type, delivered: Int, running: Int, location: CodeLocation) {
+        guard delivered > 0 else { return }
+        noteUntold(name: MessageRegistry.channel(type), from: .describeCurrent(), running: running, location: location)
     }
 }

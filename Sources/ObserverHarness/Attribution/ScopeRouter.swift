@@ -93,9 +93,10 @@ final class ScopeRouter: @unchecked Sendable {
             if others.contains(where: { $0.depth > 0 && ($0.registries == nil || $0.registries !== outer) }) {
                 overlapped = true
             }
-            // Run one at a time, a new test's scope means every closed one's test ended.
-            if !overlapped {
-                for other in others where other.depth == 0 {
+            // Run one at a time, a new test's scope means every closed one's test
+            // ended; a test that may run beside others ends only when released.
+            if !overlapped, entry.infersSoleTest {
+                for other in others where other.depth == 0 && other.infersSoleTest {
                     if let finished = removeLocked(other) { finishedHere.append(finished) }
                 }
             }

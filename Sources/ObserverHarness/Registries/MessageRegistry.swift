@@ -157,9 +157,11 @@ final class MessageRegistry: @unchecked Sendable {
 
     /// Delivers `message` to the registrations here that match it, recording
     /// nothing: work no test can be told to own reaching this test's observers,
-    /// as Foundation's default center would deliver it.
+    /// as Foundation's default center would deliver it. Returns how many
+    /// registrations it reached.
     @MainActor
     func postMainActorUnrecorded<Message: NotificationCenter.MainActorMessage>(_ message: Message, subject: AnyObject?)
+        -> Int
     {
         store.deliverUnrecorded(channel: Self.channel(Message.self), sender: subject) { registration, _ in
             if case .mainActor(let observer) = registration.handler { observer(message) }
@@ -167,7 +169,7 @@ final class MessageRegistry: @unchecked Sendable {
     }
 
     /// The `AsyncMessage` form of ``postMainActorUnrecorded(_:subject:)``.
-    func postAsyncUnrecorded<Message: NotificationCenter.AsyncMessage>(_ message: Message, subject: AnyObject?) {
+    func postAsyncUnrecorded<Message: NotificationCenter.AsyncMessage>(_ message: Message, subject: AnyObject?) -> Int {
         store.deliverUnrecorded(channel: Self.channel(Message.self), sender: subject) { registration, _ in
             switch registration.handler {
             case .async(let observer): queue.enqueue { await observer(message) }
@@ -175,11 +177,6 @@ final class MessageRegistry: @unchecked Sendable {
             case .mainActor: break
             }
         }
-    }
-
-    /// Whether a registration here takes `Message`.
-    func receives<Message>(_ type: Message.Type) -> Bool {
-        store.hasRegistration(forChannel: Self.channel(type))
     }
 
     // MARK: Sequences

@@ -402,7 +402,12 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// anything: a finished test's registrations reached by a later test's
     /// post, as the default center would reach them. Matches as `post` does;
     /// a sender this recording never saw matches only unfiltered registrations.
-    func deliverUnrecorded(channel: String, sender: AnyObject?, deliver: (Registration<Handler>, AnyObject?) -> Void) {
+    /// Returns how many registrations it delivered to.
+    @discardableResult
+    func deliverUnrecorded(channel: String, sender: AnyObject?, deliver: (Registration<Handler>, AnyObject?) -> Void)
+        -> Int
+    {
+        var delivered = 0
         var snapshot: [Registration<Handler>?] = []
         var channelID: UInt32?
         var senderID: UInt32 = 0
@@ -421,9 +426,11 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             }
             guard active, !registration.hasObserverObject || observer != nil else { continue }
             deliver(registration, observer)
+            delivered += 1
         }
         // As in `deliverSnapshot`: the last reads ordered before the list's next change.
         recorder.withLock {}
+        return delivered
     }
 
     /// The live observers of the active registrations a post on `channel`

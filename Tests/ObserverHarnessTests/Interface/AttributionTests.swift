@@ -16,7 +16,7 @@ import Testing
         /// A sender only this test has used ties a queue's post to it, whatever
         /// else runs: no exit test needed.
         @Test func aQueuesPostWhoseSenderOnlyThisTestUsedIsThisTests() async {
-            let harness = Harness()
+            let harness = Harness.besideOthers()
             let sender = SyncEngine()
             let heard = Counter()
             let token = withObserverHarness(harness) {
@@ -33,7 +33,7 @@ import Testing
         /// What a handler of this test's does on the delivering thread is this
         /// test's work, even with no sender and no stored center.
         @Test func aPostMadeInsideThisTestsHandlerOffItsTaskIsThisTests() async {
-            let harness = Harness()
+            let harness = Harness.besideOthers()
             let sender = SyncEngine()
             let presence = Counter()
             let tokens = withObserverHarness(harness) {
@@ -57,8 +57,7 @@ import Testing
         /// elimination, even alone: its verdict is the same in every run.
         @Test func aParallelSuitesTestTakesNothingByEliminationEvenAlone() async {
             await #expect(processExitsWith: .success) {
-                let harness = Harness()
-                harness.assumesOneTestAtATime = false
+                let harness = Harness.besideOthers()
                 let heard = await withObserverHarness(harness) {
                     let heard = Counter()
                     let token = Observers.center.addObserver(forName: .presenceChanged, object: nil, queue: nil) {
@@ -139,6 +138,16 @@ import Testing
                     #expect(harness.analyze().findings.allSatisfy { $0.severity == .note })
                 }
             }
+        }
+    }
+
+    extension Harness {
+        /// A harness for a test that runs beside others, as the trait makes
+        /// one: its scopes are short, so only its release ends its test.
+        static func besideOthers() -> Harness {
+            let harness = Harness()
+            harness.assumesOneTestAtATime = false
+            return harness
         }
     }
 #endif
