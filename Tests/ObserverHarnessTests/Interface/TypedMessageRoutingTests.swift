@@ -35,35 +35,39 @@ import Testing
                 let before = Observers.center.addObserver(of: socket, for: MessagesArrived.self) { _ in heard.bump() }
                 await postFromADetachedTask(socket)
                 await heard.reach(1)
-                // One scope open, a classic observer bridged, posts from outside it.
-                let first = Harness()
-                await withObserverHarness(first) {
-                    let classic = Observers.center.addObserver(forName: .syncFinished, object: nil, queue: nil) { _ in }
-                    let inScope = Counter()
-                    let token = Observers.center.addObserver(of: socket, for: MessagesArrived.self) { _ in
-                        inScope.bump()
+                do {
+                    // One scope open, a classic observer bridged, posts from outside it.
+                    let first = Harness()
+                    await withObserverHarness(first) {
+                        let classic = Observers.center.addObserver(forName: .syncFinished, object: nil, queue: nil) {
+                            _ in
+                        }
+                        let inScope = Counter()
+                        let token = Observers.center.addObserver(of: socket, for: MessagesArrived.self) { _ in
+                            inScope.bump()
+                        }
+                        await postFromADetachedTask(socket)
+                        await inScope.reach(1)
+                        await MainActor.run { Observers.center.post(MainActorPing(), subject: socket) }
+                        Observers.center.removeObserver(token)
+                        Observers.center.removeObserver(classic)
                     }
-                    await postFromADetachedTask(socket)
-                    await inScope.reach(1)
-                    await MainActor.run { Observers.center.post(MainActorPing(), subject: socket) }
-                    Observers.center.removeObserver(token)
-                    Observers.center.removeObserver(classic)
+                    // Two scopes open: nothing ties a subject-less post to either.
+                    let (second, third) = (Harness(), Harness())
+                    let counters = await TwoScopes.run(second, third) {
+                        let counter = Counter()
+                        let token = Observers.center.addObserver(for: MessagesArrived.self) { _ in counter.bump() }
+                        return Held(counter: counter, token: token)
+                    } whileBothOpen: {
+                        await Task.detached { Observers.center.post(MessagesArrived(count: 2)) }.value
+                    }
+                    for held in counters { await held.counter.reach(1) }
+                    withExtendedLifetime((first, second, third, counters)) {}
                 }
-                // Two scopes open: nothing ties a subject-less post to either.
-                let (second, third) = (Harness(), Harness())
-                let counters = await TwoScopes.run(second, third) {
-                    let counter = Counter()
-                    let token = Observers.center.addObserver(for: MessagesArrived.self) { _ in counter.bump() }
-                    return Held(counter: counter, token: token)
-                } whileBothOpen: {
-                    await Task.detached { Observers.center.post(MessagesArrived(count: 2)) }.value
-                }
-                for held in counters { await held.counter.reach(1) }
                 // Every harness gone.
                 await postFromADetachedTask(socket)
                 await heard.reach(2)
                 Observers.center.removeObserver(before)
-                withExtendedLifetime((first, second, third, counters)) {}
             }
         }
     }
