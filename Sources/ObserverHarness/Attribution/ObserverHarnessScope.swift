@@ -77,6 +77,14 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     }
     private var _infersSoleTest = true  // guarded by `lock`
 
+    /// Whether a scope ever opened with these registries: only then does the
+    /// harness's release end a test's recording.
+    var hasOpenedScope: Bool {
+        get { lock.withLock { _hasOpenedScope } }
+        set { lock.withLock { _hasOpenedScope = newValue } }
+    }
+    private var _hasOpenedScope = false  // guarded by `lock`
+
     init(recorder: Recorder, posts: Harness.PostThread = .caller) {
         recorderID = ObjectIdentifier(recorder)
         self.recorder = recorder

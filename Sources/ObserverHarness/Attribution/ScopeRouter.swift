@@ -81,6 +81,7 @@ final class ScopeRouter: @unchecked Sendable {
             return !activated
         }
         if activating { RegistryScope.processCenter = RoutingCenter.shared }
+        registries.hasOpenedScope = true
         var finishedHere: [HarnessRegistries] = []
         lock.withLock {
             let entry = running[key].flatMap { $0.registries === registries ? $0 : nil } ?? Entry(registries)
@@ -127,6 +128,9 @@ final class ScopeRouter: @unchecked Sendable {
             pruneLocked()
             return true
         }
+        // A harness used only by injection keeps recording: its registries
+        // outlive it in the test's hands (`Harness().notificationCenter()`).
+        guard registries.hasOpenedScope else { return }
         registries.finishRecording()
         if wasRunning { registries.routedCenterIfMade.map(leftovers.add) }
     }
