@@ -111,7 +111,8 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                 holders.count > 1 ? " (and \(holders.count - 1) more registration\(holders.count > 2 ? "s" : ""))" : ""
             findings.append(
                 finding(
-                    "\(trace.describe(observer)) was released but is still alive: \(what)\(more).",
+                    "\(trace.describe(observer)) was released but is still alive: \(what)\(more)."
+                        + Self.chainSentence(trace, observer),
                     registry: trace.registryName(first.registry),
                     channel: first.isDelegate || first.anyChannel ? nil : trace.string(first.channel),
                     objects: [trace.name(observer)], step: trace.step(of: released),
@@ -120,6 +121,39 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             reported.insert(observer)
         }
         checkTrackings(trackings, skipping: reported, reachable: reachable, trace, into: &findings)
+        checkChains(skipping: reported.union(trackings.keys), reachable: reachable, trace, into: &findings)
+    }
+
+    /// Released objects no registration holds directly, but which a chain
+    /// of strong references from a registration reaches (a subscription
+    /// object registered strongly whose closure captures the screen).
+    private func checkChains(
+        skipping reported: Set<UInt32>, reachable: Set<UInt32>, _ trace: TraceIndex, into findings: inout [Finding]
+    ) {
+        let pinned = Set(trace.pinnedLeaks.map(\.object))
+        for object in trace.referenceChainEvents.keys.sorted()
+        where !reported.contains(object) && !pinned.contains(object) && !reachable.contains(object) {
+            let lifetime = trace.lifetimes[Int(object)]
+            guard let released = lifetime.releaseSequence, lifetime.deallocSequence == nil,
+                let chain = trace.referenceChain(of: object), let registration = chain.rootRegistration
+            else { continue }
+            findings.append(
+                finding(
+                    "\(trace.describe(object)) was released but is still alive: its registration's chain of strong "
+                        + "references reaches it.\(Self.chainSentence(trace, object))",
+                    registry: trace.registryName(registration.registry),
+                    channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                    objects: [trace.name(object)], step: trace.step(of: released),
+                    site: trace.site(registration.site), location: trace.location(registration.site),
+                    events: [registration.addSequence, released],
+                    fix: "Break a link of the chain: capture the object weakly (`[weak self]`), hold it weakly, or "
+                        + "remove the registration when the object is done."))
+        }
+    }
+
+    /// ` Reference chain: A → B → C.` when the harness found one for `object`.
+    static func chainSentence(_ trace: TraceIndex, _ object: UInt32) -> String {
+        trace.referenceChain(of: object).map { " Reference chain: \($0.text)." } ?? ""
     }
 
     /// Released objects kept by a block that captured them, found by
@@ -184,7 +218,7 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             findings.append(
                 finding(
                     "\(trace.describe(pinned.object)) was released but is still alive: "
-                        + Self.pinnedLeakText(trace, registration) + ".",
+                        + Self.pinnedLeakText(trace, registration) + "." + Self.chainSentence(trace, pinned.object),
                     registry: trace.registryName(registration.registry),
                     channel: registration.anyChannel ? nil : trace.string(registration.channel),
                     objects: [trace.name(pinned.object)], step: trace.step(of: released),

@@ -1,0 +1,201 @@
+// Every read of the Swift runtime's own metadata lives in this file: what a
+// reference-chain search needs and `Mirror` does not say — whether a stored
+// property holds strongly, and what a closure captures.
+//
+// The entry points are the runtime's exported reflection functions (the ones
+// `Mirror` itself calls) and its metadata layouts, which are ABI on Apple
+// platforms. Each read gives up (returns nil or nothing) where the layout is
+// not the one expected, so a search misses a link rather than invents one.
+
+@_silgen_name("swift_getMetadataKind")
+private func runtimeMetadataKind(_ metadata: UnsafeRawPointer) -> UInt
+
+@_silgen_name("swift_reflectionMirror_recursiveCount")
+private func runtimeFieldCount(_ type: Any.Type) -> Int
+
+@_silgen_name("swift_reflectionMirror_recursiveChildMetadata")
+private func runtimeFieldMetadata(
+    _ type: Any.Type, index: Int, fieldMetadata: UnsafeMutablePointer<RuntimeFieldRecord>
+) -> Any.Type
+
+@_silgen_name("swift_reflectionMirror_recursiveChildOffset")
+private func runtimeFieldOffset(_ type: Any.Type, index: Int) -> Int
+
+/// The context word of a thick function value (its second word).
+private func thickFunctionContext<T>(_ function: T) -> UnsafeRawPointer? {
+    guard MemoryLayout<T>.size == 2 * MemoryLayout<Int>.size else { return nil }
+    var copy = function
+    return withUnsafeBytes(of: &copy) { $0.load(fromByteOffset: MemoryLayout<Int>.size, as: UnsafeRawPointer?.self) }
+}
+
+private func strongFieldValues<T>(_ value: T) -> [(name: String, value: Any)] {
+    let fields = RuntimeLayout.fields(of: T.self).filter(\.isStrong)
+    var copy = value
+    return withUnsafeBytes(of: &copy) { bytes in
+        guard let base = bytes.baseAddress else { return [] }
+        return fields.map { ($0.name, RuntimeLayout.load($0.type, from: base + $0.offset)) }
+    }
+}
+
+private func layout<T>(_: T.Type) -> (size: Int, alignment: Int) {
+    (MemoryLayout<T>.size, MemoryLayout<T>.alignment)
+}
+
+/// The runtime's `_FieldReflectionMetadata` (SwiftShims' Reflection.h).
+private struct RuntimeFieldRecord {
+    var name: UnsafePointer<CChar>? = nil
+    var freeName: (@convention(c) (UnsafePointer<CChar>?) -> Void)? = nil
+    var isStrong = false
+    var isVar = false
+}
+
+/// What the runtime says about a type and the heap objects closures use.
+enum RuntimeLayout {
+    /// The metadata kinds a search tells apart (`MetadataKind` in the runtime).
+    enum Kind {
+        case classInstance, structure, function, closureContext, other
+    }
+
+    static func kind(of type: Any.Type) -> Kind {
+        kind(ofMetadata: unsafeBitCast(type, to: UnsafeRawPointer.self))
+    }
+
+    private static func kind(ofMetadata metadata: UnsafeRawPointer) -> Kind {
+        switch runtimeMetadataKind(metadata) {
+        case 0: .classInstance
+        case 0x200: .structure
+        case 0x302: .function
+        case 0x400: .closureContext
+        default: .other
+        }
+    }
+
+    /// One stored property of a class (its superclasses' included) or struct.
+    struct Field {
+        let name: String
+        let type: Any.Type
+        let offset: Int
+        /// False for `weak`, `unowned` and `unowned(unsafe)` properties:
+        /// `Mirror` shows their values, but they keep nothing alive.
+        let isStrong: Bool
+    }
+
+    static func fields(of type: Any.Type) -> [Field] {
+        (0..<runtimeFieldCount(type)).map { index in
+            var record = RuntimeFieldRecord()
+            let fieldType = runtimeFieldMetadata(type, index: index, fieldMetadata: &record)
+            let name = record.name.map { String(cString: $0) } ?? "\(index)"
+            record.freeName?(record.name)
+            return Field(
+                name: name, type: fieldType, offset: runtimeFieldOffset(type, index: index),
+                isStrong: record.isStrong)
+        }
+    }
+
+    /// A copy of the value of type `type` stored at `address`.
+    static func load(_ type: Any.Type, from address: UnsafeRawPointer) -> Any {
+        func loadValue<T>(_: T.Type) -> Any { address.assumingMemoryBound(to: T.self).pointee }
+        return _openExistential(type, do: loadValue)
+    }
+
+    /// The context of a Swift closure value (a thick function: code pointer,
+    /// then its context), nil for a closure that captures nothing, a C
+    /// function or an Objective-C block (whose captures the search leaves).
+    static func closureContext(_ value: Any) -> UnsafeRawPointer? {
+        let metadata = unsafeBitCast(type(of: value), to: UnsafeRawPointer.self)
+        // FunctionTypeFlags: the convention's byte is 0 for a Swift closure.
+        let convention = (metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UInt.self) >> 16) & 0xFF
+        guard convention == 0 else { return nil }
+        return _openExistential(value, do: thickFunctionContext)
+    }
+
+    /// The strongly held stored properties of a struct value, read from a copy.
+    static func strongFields(of value: Any) -> [(name: String, value: Any)] {
+        _openExistential(value, do: strongFieldValues)
+    }
+
+    /// What a closure context is: the one object the closure captured (the
+    /// compiler makes a lone strong capture the context itself), or a box of
+    /// captures.
+    enum Context {
+        case object(AnyObject)
+        case captures([Any])
+        case unreadable
+    }
+
+    /// Reads `context`. A box lists its strong captures, read at the offsets
+    /// its capture descriptor gives; a capture held `weak` or `unowned`, or
+    /// boxed (a `var`), is stepped over; a capture whose type the runtime
+    /// cannot name (a generic one) ends the reading there, as every later
+    /// offset depends on its size.
+    static func read(context: UnsafeRawPointer) -> Context {
+        let metadata = context.load(as: UnsafeRawPointer.self)
+        switch kind(ofMetadata: metadata) {
+        case .classInstance:
+            return .object(Unmanaged<AnyObject>.fromOpaque(context).takeUnretainedValue())
+        case .closureContext:
+            return .captures(captures(of: context, metadata: metadata))
+        default:
+            return .unreadable
+        }
+    }
+
+    /// `HeapLocalVariableMetadata`: the kind, `OffsetToFirstCapture` (32
+    /// bits), then the capture descriptor: three 32-bit counts (captures,
+    /// metadata sources, generic bindings) and a relative pointer to each
+    /// capture's mangled type name. Bindings come first in the box, a word each.
+    private static func captures(of context: UnsafeRawPointer, metadata: UnsafeRawPointer) -> [Any] {
+        let word = MemoryLayout<Int>.size
+        guard let descriptor = metadata.load(fromByteOffset: 2 * word, as: UnsafeRawPointer?.self) else { return [] }
+        let count = Int(descriptor.load(as: UInt32.self))
+        let bindings = Int(descriptor.load(fromByteOffset: 8, as: UInt32.self))
+        var offset = Int(metadata.load(fromByteOffset: word, as: UInt32.self)) + bindings * word
+        var values: [Any] = []
+        for index in 0..<count {
+            let record = descriptor + 12 + 4 * index
+            let name = (record + Int(record.load(as: Int32.self))).assumingMemoryBound(to: UInt8.self)
+            let mangled = MangledName(name)
+            if mangled.isReferenceStorage {
+                // A weak, unowned or boxed capture: one word, kept in no strong way the search can read.
+                offset = (offset + word - 1) / word * word + word
+                continue
+            }
+            guard
+                let type = _getTypeByMangledNameInContext(
+                    name, UInt(mangled.length), genericContext: nil, genericArguments: nil)
+            else { break }
+            let (size, alignment) = _openExistential(type, do: layout)
+            offset = (offset + alignment - 1) / alignment * alignment
+            values.append(load(type, from: context + offset))
+            offset += size
+        }
+        return values
+    }
+
+    /// A mangled type name's length and last operator. Bytes 1…0x17 start a
+    /// 4-byte symbolic reference, 0x18…0x1F a pointer-sized one.
+    private struct MangledName {
+        var length = 0
+        /// Ends in `Xw` (weak), `Xo` (unowned), `Xu` (unowned(unsafe)) or `Xx` (a box).
+        var isReferenceStorage = false
+
+        init(_ name: UnsafePointer<UInt8>) {
+            var previous: UInt8 = 0
+            var last: UInt8 = 0
+            while case let byte = name[length], byte != 0 {
+                switch byte {
+                case 0x01...0x17:
+                    length += 5
+                    (previous, last) = (0, 0)
+                case 0x18...0x1F:
+                    length += 1 + MemoryLayout<Int>.size
+                    (previous, last) = (0, 0)
+                default:
+                    length += 1
+                    (previous, last) = (last, byte)
+                }
+            }
+            isReferenceStorage = previous == UInt8(ascii: "X") && "wuox".utf8.contains(last)
+        }
+    }
+}

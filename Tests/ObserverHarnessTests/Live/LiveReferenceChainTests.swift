@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+
+@testable import ObserverHarness
+
+extension Live {
+    /// A released object still alive is explained by the chain of strong
+    /// references that reaches it, each link read from memory; a weak or
+    /// unowned link is never named.
+    @Suite struct ReferenceChain {
+        final class ProfileScreen: @unchecked Sendable {
+            var model: Model?
+            var bag = TokenBag()
+            var reloads = 0
+        }
+        final class Subscription: @unchecked Sendable {
+            let callback: (Int) -> Void
+            init(_ callback: @escaping (Int) -> Void) { self.callback = callback }
+        }
+        final class Feed: @unchecked Sendable {
+            var subscribers: [Subscription] = []
+            var screens: [String: Wrapper] = [:]
+        }
+        final class Wrapper {
+            let screen: ProfileScreen
+            init(_ screen: ProfileScreen) { self.screen = screen }
+        }
+        final class WeakWrapper {
+            weak var screen: ProfileScreen?
+            unowned let other: ProfileScreen
+            init(_ screen: ProfileScreen) {
+                self.screen = screen
+                other = screen
+            }
+        }
+        final class Model {
+            var observers: [ProfileScreen] = []
+        }
+        struct TokenBag {
+            var tokens: [any NSObjectProtocol] = []
+        }
+
+        /// The chain of the one leaked object, after the test let it go.
+        private func chain(_ harness: Harness) throws -> [String] {
+            let leaks = harness.outlivingObjects()
+            #expect(leaks.count == 1)
+            return try #require(leaks.first).referenceChain
+        }
+
+        @Test func aRegistrationHoldingTheObserverIsTheWholeChain() throws {
+            let harness = Harness()
+            let list = harness.observerList("feed", of: ProfileScreen.self, hold: .strong)
+            var screen: ProfileScreen? = ProfileScreen()
+            harness.track(screen!, label: "profile")
+            list.add(screen!)
+            harness.noteReleased(screen!)
+            screen = nil
+
+            #expect(try chain(harness).count == 2)
+            #expect(try chain(harness).first?.hasPrefix("the registration in feed (added at ") == true)
+            #expect(try chain(harness).last == "profile (ProfileScreen)")
+            let finding = try #require(harness.analyze().live("registration-keeps-observer-alive").first)
+            #expect(finding.message.contains("Reference chain: the registration in feed"))
+        }
+
+        @Test func aClosureInsideASubscriptionObjectIsALink() throws {
+            let harness = Harness()
+            let feed = Feed()
+            harness.track(feed, label: "feed")
+            var screen: ProfileScreen? = ProfileScreen()
+            harness.track(screen!, label: "profile")
+            feed.subscribers.append(Subscription { [screen] _ in screen!.reloads += 1 })
+            harness.noteReleased(screen!)
+            screen = nil
+
+            #expect(
+                try chain(harness) == [
+                    "feed (Feed)", "Feed.subscribers[0]", "Subscription.callback (closure)", "profile (ProfileScreen)",
+                ])
+        }
+
+        /// The signal library adopted as README says: its subscription
+        /// objects are registered, and one's closure captures the screen.
+        @Test func aRegisteredSubscriptionWhoseClosureCapturesTheScreenIsAFinding() throws {
+            let harness = Harness()
+            let signal = harness.observerList("signal", of: Subscription.self, hold: .strong)
+            var screen: ProfileScreen? = ProfileScreen()
+            harness.track(screen!, label: "profile")
+            let line = #line + 1
+            signal.add(Subscription { [screen] _ in screen!.reloads += 1 })
+            harness.noteReleased(screen!)
+            screen = nil
+
+            let finding = try #require(harness.analyze().live("registration-keeps-observer-alive").first)
+            #expect(finding.site?.line == line)
+            #expect(finding.message.contains("profile (ProfileScreen) was released but is still alive"))
+            #expect(finding.message.contains("Subscription.callback (closure) → profile (ProfileScreen)."))
+            #expect(try chain(harness).dropFirst() == ["Subscription.callback (closure)", "profile (ProfileScreen)"])
+        }
+
+        @Test func aTokenBagWhoseBlockCapturesItsOwnerIsACycleThroughTheRegistration() throws {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var screen: ProfileScreen? = ProfileScreen()
+            weak let watcher = screen
+            harness.track(screen!, label: "profile")
+            screen!.bag.tokens.append(
+                center.addObserver(forName: .liveSettingsChanged, object: nil, queue: nil) { [screen] _ in
+                    screen!.reloads += 1
+                })
+            harness.noteReleased(screen!)
+            screen = nil
+
+            let finding = try #require(harness.analyze().live("registration-keeps-observer-alive").first)
+            #expect(finding.message.contains("(closure) → profile (ProfileScreen)."))
+            #expect(try chain(harness).count == 2)
+            #expect(try chain(harness).first?.hasSuffix(" (closure)") == true)
+            #expect(watcher == nil)  // pinned: detaching the block freed it
+        }
+
+        @Test func aWrapperInADictionaryIsNamedByItsKey() throws {
+            let harness = Harness()
+            let feed = Feed()
+            harness.track(feed, label: "feed")
+            var screen: ProfileScreen? = ProfileScreen()
+            harness.track(screen!, label: "profile")
+            feed.screens["profile"] = Wrapper(screen!)
+            harness.noteReleased(screen!)
+            screen = nil
+
+            #expect(
+                try chain(harness) == [
+                    "feed (Feed)", #"Feed.screens["profile"]"#, "Wrapper.screen", "profile (ProfileScreen)",
+                ])
+        }
+
+        @Test func anObserverAndItsModelHoldingEachOtherAreACycle() throws {
+            let harness = Harness()
+            var screen: ProfileScreen? = ProfileScreen()
+            harness.track(screen!, label: "profile")
+            let model = Model()
+            harness.track(model, label: "model")
+            screen!.model = model
+            model.observers.append(screen!)
+            harness.noteReleased(screen!)
+            harness.noteReleased(model)
+            screen = nil
+
+            let chains = harness.outlivingObjects().map(\.referenceChain)
+            #expect(
+                chains.contains([
+                    "profile (ProfileScreen)", "ProfileScreen.model", "Model.observers[0]", "profile (ProfileScreen)",
+                ]))
+        }
+
+        final class LegacyScreen: NSObject, @unchecked Sendable {
+            var reloads = 0
+        }
+
+        @Test func anNSObjectSubclassCapturedByAClosureIsReached() throws {
+            let harness = Harness()
+            let feed = Feed()
+            harness.track(feed, label: "feed")
+            var screen: LegacyScreen? = LegacyScreen()
+            harness.track(screen!, label: "legacy")
+            feed.subscribers.append(Subscription { [screen] _ in screen!.reloads += 1 })
+            harness.noteReleased(screen!)
+            screen = nil
+
+            #expect(
+                try chain(harness) == [
+                    "feed (Feed)", "Feed.subscribers[0]", "Subscription.callback (closure)", "legacy (LegacyScreen)",
+                ])
+        }
+
+        enum Route {
+            case home
+            case detail(ProfileScreen, depth: Int)
+        }
+        struct NavigationState {
+            var title = "Profile"
+            var route = Route.home
+        }
+        final class Navigator {
+            var state = NavigationState()
+        }
+
+        @Test func aChainGoesThroughAStructAndAnEnumPayload() throws {
+            let harness = Harness()
+            let navigator = Navigator()
+            harness.track(navigator, label: "navigator")
+            var screen: ProfileScreen? = ProfileScreen()
+            harness.track(screen!, label: "profile")
+            navigator.state.route = .detail(screen!, depth: 1)
+            harness.noteReleased(screen!)
+            screen = nil
+
+            #expect(
+                try chain(harness) == [
+                    "navigator (Navigator)", "Navigator.state.route(.detail).0", "profile (ProfileScreen)",
+                ])
+        }
+
+        /// Near misses: the screen is kept by the test itself, and reached
+        /// only weakly or unowned (a capture list, a property): no chain is
+        /// named, and the search says what it looked through.
+        @Test(arguments: ["weak capture", "unowned capture", "weak property", "cancelled subscription"])
+        func aWeakOrCancelledLinkIsNeverNamed(_ link: String) throws {
+            let harness = Harness()
+            let feed = Feed()
+            harness.track(feed, label: "feed")
+            let screen = ProfileScreen()
+            harness.track(screen, label: "profile")
+            switch link {
+            case "weak capture":
+                feed.subscribers.append(Subscription { [weak screen] _ in screen?.reloads += 1 })
+            case "unowned capture":
+                feed.subscribers.append(Subscription { [unowned screen] _ in screen.reloads += 1 })
+            case "weak property":
+                let wrapper = WeakWrapper(screen)
+                feed.subscribers.append(Subscription { _ in _ = wrapper })
+            default:
+                feed.subscribers.append(Subscription { _ in screen.reloads += 1 })
+                feed.subscribers.removeAll()
+            }
+            harness.noteReleased(screen)
+
+            let leak = try #require(harness.outlivingObjects().first)
+            #expect(leak.referenceChain.isEmpty)
+            #expect(leak.searched?.contains("from") == true)
+            #expect(harness.analyze().live("registration-keeps-observer-alive").isEmpty)
+        }
+
+        /// With nothing released and alive, nothing is searched.
+        @Test func noLeakRecordsNoChainEvent() {
+            let harness = Harness()
+            var screen: ProfileScreen? = ProfileScreen()
+            harness.track(screen!)
+            harness.noteReleased(screen!)
+            screen = nil
+            #expect(TraceIndex(harness.recording()).referenceChainEvents.isEmpty)
+        }
+    }
+}
