@@ -106,9 +106,21 @@ enum ReferenceChains {
         var summary: String {
             let limit =
                 limitReached
-                ? "; the search stopped at its bound (\(objectLimit) objects, \(referenceLimit) references)" : ""
+                ? "; the search stopped at its bound (\(grouped(objectLimit)) objects, \(grouped(referenceLimit)) "
+                    + "references)" : ""
             return "\(nodes.count) object\(nodes.count == 1 ? "" : "s") and \(references) reference"
                 + "\(references == 1 ? "" : "s") from \(roots) root\(roots == 1 ? "" : "s")\(limit)"
+        }
+
+        /// `10 000`, as README writes its limits.
+        private func grouped(_ number: Int) -> String {
+            var digits = String(number)
+            var index = digits.endIndex
+            while digits.distance(from: digits.startIndex, to: index) > 3 {
+                index = digits.index(index, offsetBy: -3)
+                digits.insert(" ", at: index)
+            }
+            return digits
         }
 
         /// Breadth first from `starts`; nil when the object is not reached.
@@ -185,14 +197,20 @@ enum ReferenceChains {
         }
 
         private mutating func walkClosure(_ value: Any, path: String, _ root: Int, _ parent: Int?) {
-            guard let context = RuntimeLayout.closureContext(value),
-                visitedContexts.insert(context).inserted
-            else { return }
+            guard let context = RuntimeLayout.closureContext(value) else { return }
+            walkContext(context, path: path, root, parent)
+        }
+
+        /// A closure's context, or a box it captured (alive while the
+        /// closure being walked is).
+        private mutating func walkContext(_ context: UnsafeRawPointer, path: String, _ root: Int, _ parent: Int?) {
+            guard visitedContexts.insert(context).inserted else { return }
             switch RuntimeLayout.read(context: context) {
             case .object(let object):
                 walk(object, path: path, root: root, parent: parent)
-            case .captures(let captures):
+            case .captures(let captures, let boxes):
                 for capture in captures { walk(capture, path: path, root: root, parent: parent) }
+                for box in boxes { walkContext(box, path: path, root, parent) }
             case .unreadable:
                 return
             }

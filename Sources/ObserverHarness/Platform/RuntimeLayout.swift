@@ -119,13 +119,15 @@ enum RuntimeLayout {
     /// captures.
     enum Context {
         case object(AnyObject)
-        case captures([Any])
+        /// Strong captures, and the boxes of captured `var`s (contexts too).
+        case captures([Any], boxes: [UnsafeRawPointer])
         case unreadable
     }
 
     /// Reads `context`. A box lists its strong captures, read at the offsets
-    /// its capture descriptor gives; a capture held `weak` or `unowned`, or
-    /// boxed (a `var`), is stepped over; a capture whose type the runtime
+    /// its capture descriptor gives; a capture held `weak` or `unowned` is
+    /// stepped over, a boxed one (a `var`) is a box to read the same way
+    /// (one holding a lone `var` is the context itself); a capture whose type the runtime
     /// cannot name (a generic one) ends the reading there, as every later
     /// offset depends on its size.
     static func read(context: UnsafeRawPointer) -> Context {
@@ -134,7 +136,8 @@ enum RuntimeLayout {
         case .classInstance:
             return .object(Unmanaged<AnyObject>.fromOpaque(context).takeUnretainedValue())
         case .closureContext:
-            return .captures(captures(of: context, metadata: metadata))
+            let (values, boxes) = captures(of: context, metadata: metadata)
+            return .captures(values, boxes: boxes)
         default:
             return .unreadable
         }
@@ -144,20 +147,29 @@ enum RuntimeLayout {
     /// bits), then the capture descriptor: three 32-bit counts (captures,
     /// metadata sources, generic bindings) and a relative pointer to each
     /// capture's mangled type name. Bindings come first in the box, a word each.
-    private static func captures(of context: UnsafeRawPointer, metadata: UnsafeRawPointer) -> [Any] {
+    private static func captures(
+        of context: UnsafeRawPointer, metadata: UnsafeRawPointer
+    ) -> (values: [Any], boxes: [UnsafeRawPointer]) {
         let word = MemoryLayout<Int>.size
-        guard let descriptor = metadata.load(fromByteOffset: 2 * word, as: UnsafeRawPointer?.self) else { return [] }
+        guard let descriptor = metadata.load(fromByteOffset: 2 * word, as: UnsafeRawPointer?.self) else {
+            return ([], [])
+        }
         let count = Int(descriptor.load(as: UInt32.self))
         let bindings = Int(descriptor.load(fromByteOffset: 8, as: UInt32.self))
         var offset = Int(metadata.load(fromByteOffset: word, as: UInt32.self)) + bindings * word
         var values: [Any] = []
+        var boxes: [UnsafeRawPointer] = []
         for index in 0..<count {
             let record = descriptor + 12 + 4 * index
             let name = (record + Int(record.load(as: Int32.self))).assumingMemoryBound(to: UInt8.self)
             let mangled = MangledName(name)
-            if mangled.isReferenceStorage {
-                // A weak, unowned or boxed capture: one word, kept in no strong way the search can read.
-                offset = (offset + word - 1) / word * word + word
+            if let storage = mangled.referenceStorage {
+                // One word: a weak or unowned reference (holds nothing), or a box.
+                offset = (offset + word - 1) / word * word
+                if storage == UInt8(ascii: "x"), let box = context.load(fromByteOffset: offset, as: UnsafeRawPointer?.self) {
+                    boxes.append(box)
+                }
+                offset += word
                 continue
             }
             guard
@@ -169,15 +181,16 @@ enum RuntimeLayout {
             values.append(load(type, from: context + offset))
             offset += size
         }
-        return values
+        return (values, boxes)
     }
 
     /// A mangled type name's length and last operator. Bytes 1…0x17 start a
     /// 4-byte symbolic reference, 0x18…0x1F a pointer-sized one.
     private struct MangledName {
         var length = 0
-        /// Ends in `Xw` (weak), `Xo` (unowned), `Xu` (unowned(unsafe)) or `Xx` (a box).
-        var isReferenceStorage = false
+        /// `w`, `o`, `u` or `x` when it ends in `Xw` (weak), `Xo` (unowned),
+        /// `Xu` (unowned(unsafe)) or `Xx` (a box).
+        var referenceStorage: UInt8?
 
         init(_ name: UnsafePointer<UInt8>) {
             var previous: UInt8 = 0
@@ -195,7 +208,7 @@ enum RuntimeLayout {
                     (previous, last) = (last, byte)
                 }
             }
-            isReferenceStorage = previous == UInt8(ascii: "X") && "wuox".utf8.contains(last)
+            if previous == UInt8(ascii: "X"), "wuox".utf8.contains(last) { referenceStorage = last }
         }
     }
 }

@@ -12,6 +12,9 @@ extension Live {
             var model: Model?
             var bag = TokenBag()
             var reloads = 0
+            func subscribe(to feed: Feed) {
+                feed.subscribers.append(Subscription { _ in self.reloads += 1 })
+            }
         }
         final class Subscription: @unchecked Sendable {
             let callback: (Int) -> Void
@@ -70,6 +73,32 @@ extension Live {
             var screen: ProfileScreen? = ProfileScreen()
             harness.track(screen!, label: "profile")
             feed.subscribers.append(Subscription { [screen] _ in screen!.reloads += 1 })
+            harness.noteReleased(screen!)
+            screen = nil
+
+            #expect(
+                try chain(harness) == [
+                    "feed (Feed)", "Feed.subscribers[0]", "Subscription.callback (closure)", "profile (ProfileScreen)",
+                ])
+        }
+
+        /// `self` captured in a method, or a `var` captured with other
+        /// values (the closure holds a box that holds the screen).
+        @Test(arguments: ["self", "var box"])
+        func aCaptureOfSelfOrOfAVarIsALink(_ capture: String) throws {
+            let harness = Harness()
+            let feed = Feed()
+            harness.track(feed, label: "feed")
+            var screen: ProfileScreen? = ProfileScreen()
+            harness.track(screen!, label: "profile")
+            if capture == "self" {
+                screen!.subscribe(to: feed)
+            } else {
+                var current = screen
+                let title = "Profile"
+                feed.subscribers.append(Subscription { _ in current?.reloads += title.count })
+                if title.isEmpty { current = nil }  // a `var` the closure shares: boxed
+            }
             harness.noteReleased(screen!)
             screen = nil
 
@@ -229,6 +258,23 @@ extension Live {
             #expect(leak.referenceChain.isEmpty)
             #expect(leak.searched?.contains("from") == true)
             #expect(harness.analyze().live("registration-keeps-observer-alive").isEmpty)
+        }
+
+        /// Past its bound the search stops, and says so rather than guess.
+        @Test func aSearchPastItsBoundSaysItStopped() throws {
+            let harness = Harness()
+            let feed = Feed()
+            harness.track(feed, label: "feed")
+            var screen: ProfileScreen? = ProfileScreen()
+            harness.track(screen!, label: "profile")
+            for _ in 0..<ReferenceChains.objectLimit { feed.subscribers.append(Subscription { _ in }) }
+            feed.subscribers.append(Subscription { [screen] _ in screen!.reloads += 1 })
+            harness.noteReleased(screen!)
+            screen = nil
+
+            let leak = try #require(harness.outlivingObjects().first)
+            #expect(leak.referenceChain.isEmpty)
+            #expect(leak.searched?.contains("the search stopped at its bound (10 000 objects, 100 000 references)") == true)
         }
 
         /// With nothing released and alive, nothing is searched.
