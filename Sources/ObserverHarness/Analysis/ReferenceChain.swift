@@ -26,7 +26,8 @@ extension TraceIndex {
             }
             rootRegistration = registration
             let what = registration.isDelegate ? "the delegate slot" : "the registration\(forChannel(registration))"
-            links[0] = "\(what) in \(registryName(registration.registry)) (added at \(siteText(self, registration.site)))"
+            links[0] =
+                "\(what) in \(registryName(registration.registry)) (added at \(siteText(self, registration.site)))"
                 + links[0]
         } else {
             links[0] = describe(event.subject) + links[0]

@@ -75,7 +75,9 @@ extension Harness {
 }
 
 extension OutlivingObject {
-    fileprivate init(description: String, heldBy: String?, site: CallSite?, chainOf object: UInt32, in trace: TraceIndex) {
+    fileprivate init(
+        description: String, heldBy: String?, site: CallSite?, chainOf object: UInt32, in trace: TraceIndex
+    ) {
         self.init(description: description, heldBy: heldBy, site: site)
         referenceChain = trace.referenceChain(of: object)?.links ?? []
         searched = trace.referenceChainSearch(of: object)

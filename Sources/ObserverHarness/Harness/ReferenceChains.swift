@@ -237,14 +237,17 @@ enum ReferenceChains {
                 // `Mirror` labels an unlabelled element `.0`, `.1`, …
                 for (index, child) in mirror.children.enumerated() {
                     let label = child.label ?? ".\(index)"
-                    walk(child.value, path: path + (label.hasPrefix(".") ? "" : ".") + label, root: root, parent: parent)
+                    walk(
+                        child.value, path: path + (label.hasPrefix(".") ? "" : ".") + label, root: root, parent: parent)
                 }
             case .collection where Self.isStandardLibrary(type(of: value)):
                 for (index, child) in mirror.children.enumerated() {
                     walk(child.value, path: "\(path)[\(index)]", root: root, parent: parent)
                 }
             case .set where Self.isStandardLibrary(type(of: value)):
-                for child in mirror.children { walk(child.value, path: "\(path) (set member)", root: root, parent: parent) }
+                for child in mirror.children {
+                    walk(child.value, path: "\(path) (set member)", root: root, parent: parent)
+                }
             case .dictionary where Self.isStandardLibrary(type(of: value)):
                 // In key order, so the chain found is the same every run.
                 let entries = mirror.children.compactMap { child -> (key: String, value: Any)? in

@@ -166,7 +166,9 @@ enum RuntimeLayout {
             if let storage = mangled.referenceStorage {
                 // One word: a weak or unowned reference (holds nothing), or a box.
                 offset = (offset + word - 1) / word * word
-                if storage == UInt8(ascii: "x"), let box = context.load(fromByteOffset: offset, as: UnsafeRawPointer?.self) {
+                if storage == UInt8(ascii: "x"),
+                    let box = context.load(fromByteOffset: offset, as: UnsafeRawPointer?.self)
+                {
                     boxes.append(box)
                 }
                 offset += word

@@ -89,11 +89,22 @@ private struct ReportReader {
         }
     }
 
+    /// A list of strings (absent: empty).
+    private func strings(_ node: JSONNode?, _ complaint: String) throws(InputError) -> [String] {
+        guard let node else { return [] }
+        var result: [String] = []
+        for element in try input.array(node, complaint.components(separatedBy: " ")[0]) {
+            guard case .string(let text) = element.kind else { throw input.error(complaint, at: element.offset) }
+            result.append(text)
+        }
+        return result
+    }
+
     private func finding(_ node: JSONNode) throws(InputError) -> (finding: Finding, reason: String?) {
         let fields = try input.fields(node, "a finding")
         try fields.allowOnly([
             "rule", "severity", "message", "registry", "channel", "objects", "step", "site",
-            "events", "fix", "line", "reason", "count",
+            "events", "fix", "line", "reason", "count", "chain",
         ])
         let severityText = try fields.requiredString("severity")
         guard let severity = Severity(rawValue: severityText.value) else {
@@ -108,15 +119,7 @@ private struct ReportReader {
             }
             site = parsed
         }
-        var objects: [String] = []
-        if let node = fields.node("objects") {
-            for element in try input.array(node, "\"objects\"") {
-                guard case .string(let name) = element.kind else {
-                    throw input.error("\"objects\" must list names", at: element.offset)
-                }
-                objects.append(name)
-            }
-        }
+        let objects = try strings(fields.node("objects"), "\"objects\" must list names")
         var events: [Int] = []
         if let node = fields.node("events") {
             for element in try input.array(node, "\"events\"") {
@@ -131,6 +134,7 @@ private struct ReportReader {
             objects: objects, step: try fields.optionalCount("step"), site: site, events: events,
             fix: try fields.optionalString("fix")?.value)
         finding.line = try fields.optionalCount("line")
+        finding.referenceChain = try strings(fields.node("chain"), "\"chain\" must list links")
         if let count = try fields.optionalCount("count") {
             guard count > 1 else { throw input.error("\"count\" must be more than 1", at: node.offset) }
             finding.count = count

@@ -127,6 +127,32 @@ extension Live {
             #expect(try chain(harness).dropFirst() == ["Subscription.callback (closure)", "profile (ProfileScreen)"])
         }
 
+        /// The chain is the finding's `chain` in JSON (read back the same),
+        /// and a list in the Markdown and HTML reports.
+        @Test func reportsCarryAndDrawTheChain() throws {
+            let harness = Harness()
+            let signal = harness.observerList("signal", of: Subscription.self, hold: .strong)
+            var screen: ProfileScreen? = ProfileScreen()
+            harness.track(screen!, label: "profile")
+            signal.add(Subscription { [screen] _ in screen!.reloads += 1 })
+            harness.noteReleased(screen!)
+            screen = nil
+
+            let report = harness.analyze()
+            let finding = try #require(report.live("registration-keeps-observer-alive").first)
+            #expect(
+                finding.referenceChain.dropFirst() == ["Subscription.callback (closure)", "profile (ProfileScreen)"])
+            let json = report.jsonText()
+            #expect(json.contains(#""chain""#) && json.contains(#""Subscription.callback (closure)""#))
+            let read = try ReportSet.parse(Array(json.utf8), path: "report.json")
+            #expect(read.reports[0].findings.map(\.referenceChain) == report.findings.map(\.referenceChain))
+            #expect(read.jsonText() == ReportSet(reports: [report]).jsonText())
+            let set = ReportSet(reports: [report])
+            #expect(set.markdownText().contains("**Reference chain:**"))
+            #expect(set.markdownText().contains("  - ↳ `Subscription.callback (closure)`"))
+            #expect(set.htmlText().contains("<li><code>Subscription.callback (closure)</code></li>"))
+        }
+
         @Test func aTokenBagWhoseBlockCapturesItsOwnerIsACycleThroughTheRegistration() throws {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -274,7 +300,8 @@ extension Live {
 
             let leak = try #require(harness.outlivingObjects().first)
             #expect(leak.referenceChain.isEmpty)
-            #expect(leak.searched?.contains("the search stopped at its bound (10 000 objects, 100 000 references)") == true)
+            #expect(
+                leak.searched?.contains("the search stopped at its bound (10 000 objects, 100 000 references)") == true)
         }
 
         /// With nothing released and alive, nothing is searched.

@@ -110,14 +110,15 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             let more =
                 holders.count > 1 ? " (and \(holders.count - 1) more registration\(holders.count > 2 ? "s" : ""))" : ""
             findings.append(
-                finding(
-                    "\(trace.describe(observer)) was released but is still alive: \(what)\(more)."
-                        + Self.chainSentence(trace, observer),
-                    registry: trace.registryName(first.registry),
-                    channel: first.isDelegate || first.anyChannel ? nil : trace.string(first.channel),
-                    objects: [trace.name(observer)], step: trace.step(of: released),
-                    site: trace.site(first.site), location: trace.location(first.site),
-                    events: holders.map(\.addSequence) + [released]))
+                withChain(
+                    finding(
+                        "\(trace.describe(observer)) was released but is still alive: \(what)\(more)."
+                            + Self.chainSentence(trace, observer),
+                        registry: trace.registryName(first.registry),
+                        channel: first.isDelegate || first.anyChannel ? nil : trace.string(first.channel),
+                        objects: [trace.name(observer)], step: trace.step(of: released),
+                        site: trace.site(first.site), location: trace.location(first.site),
+                        events: holders.map(\.addSequence) + [released]), trace, observer))
             reported.insert(observer)
         }
         checkTrackings(trackings, skipping: reported, reachable: reachable, trace, into: &findings)
@@ -138,17 +139,25 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                 let chain = trace.referenceChain(of: object), let registration = chain.rootRegistration
             else { continue }
             findings.append(
-                finding(
-                    "\(trace.describe(object)) was released but is still alive: its registration's chain of strong "
-                        + "references reaches it.\(Self.chainSentence(trace, object))",
-                    registry: trace.registryName(registration.registry),
-                    channel: registration.anyChannel ? nil : trace.string(registration.channel),
-                    objects: [trace.name(object)], step: trace.step(of: released),
-                    site: trace.site(registration.site), location: trace.location(registration.site),
-                    events: [registration.addSequence, released],
-                    fix: "Break a link of the chain: capture the object weakly (`[weak self]`), hold it weakly, or "
-                        + "remove the registration when the object is done."))
+                withChain(
+                    finding(
+                        "\(trace.describe(object)) was released but is still alive: its registration's chain of strong "
+                            + "references reaches it.\(Self.chainSentence(trace, object))",
+                        registry: trace.registryName(registration.registry),
+                        channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                        objects: [trace.name(object)], step: trace.step(of: released),
+                        site: trace.site(registration.site), location: trace.location(registration.site),
+                        events: [registration.addSequence, released],
+                        fix: "Break a link of the chain: capture the object weakly (`[weak self]`), hold it weakly, or "
+                            + "remove the registration when the object is done."), trace, object))
         }
+    }
+
+    /// `finding` with the chain of strong references to `object`, when the harness found one.
+    private func withChain(_ finding: Finding, _ trace: TraceIndex, _ object: UInt32) -> Finding {
+        var finding = finding
+        finding.referenceChain = trace.referenceChain(of: object)?.links ?? []
+        return finding
     }
 
     /// ` Reference chain: A → B → C.` when the harness found one for `object`.
@@ -216,14 +225,15 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                 })
             else { continue }
             findings.append(
-                finding(
-                    "\(trace.describe(pinned.object)) was released but is still alive: "
-                        + Self.pinnedLeakText(trace, registration) + "." + Self.chainSentence(trace, pinned.object),
-                    registry: trace.registryName(registration.registry),
-                    channel: registration.anyChannel ? nil : trace.string(registration.channel),
-                    objects: [trace.name(pinned.object)], step: trace.step(of: released),
-                    site: trace.site(registration.site), location: trace.location(registration.site),
-                    events: [registration.addSequence, released]))
+                withChain(
+                    finding(
+                        "\(trace.describe(pinned.object)) was released but is still alive: "
+                            + Self.pinnedLeakText(trace, registration) + "." + Self.chainSentence(trace, pinned.object),
+                        registry: trace.registryName(registration.registry),
+                        channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                        objects: [trace.name(pinned.object)], step: trace.step(of: released),
+                        site: trace.site(registration.site), location: trace.location(registration.site),
+                        events: [registration.addSequence, released]), trace, pinned.object))
         }
     }
 
