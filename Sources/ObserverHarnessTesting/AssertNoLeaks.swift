@@ -19,10 +19,6 @@ public func assertNoLeaks(
     let here = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let leaks = harness.outlivingObjects()
     for leak in leaks {
-        let why = leak.explanation
-        let message =
-            "Potential leak: \(leak.description) was released but is still alive"
-            + (why.isEmpty ? "; nothing the harness recorded holds it (check closures and caches)" : "; \(why)")
-        recordFailure(message, at: leak.site?.codeLocation ?? here)
+        recordFailure(leak.failureMessage, at: leak.site?.codeLocation ?? here)
     }
 }

@@ -16,8 +16,15 @@ public struct OutlivingObject: Sendable, CustomStringConvertible {
     /// references, roots). The holder is outside that.
     public var searched: String?
 
-    /// Why it is alive, as `assertNoLeaks` says it.
-    package var explanation: String {
+    /// What `assertNoLeaks` says of it.
+    package var failureMessage: String {
+        let why = explanation
+        return "Potential leak: \(description) was released but is still alive"
+            + (why.isEmpty ? "; nothing the harness recorded holds it (check closures and caches)" : "; \(why)")
+    }
+
+    /// Why it is alive.
+    private var explanation: String {
         var parts: [String] = []
         if let heldBy { parts.append(heldBy) }
         if !referenceChain.isEmpty { parts.append("reference chain: " + referenceChain.joined(separator: " → ")) }

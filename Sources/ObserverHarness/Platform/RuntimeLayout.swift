@@ -177,7 +177,18 @@ enum RuntimeLayout {
             guard
                 let type = _getTypeByMangledNameInContext(
                     name, UInt(mangled.length), genericContext: nil, genericArguments: nil)
-            else { break }
+            else {
+                // A closure kept in a reabstraction thunk (a closure stored
+                // where a generic type expects it): no runtime type, but a
+                // thick function's two words, the second its context.
+                guard mangled.isThickImplFunction else { break }
+                offset = (offset + word - 1) / word * word
+                if let inner = context.load(fromByteOffset: offset + word, as: UnsafeRawPointer?.self) {
+                    boxes.append(inner)
+                }
+                offset += 2 * word
+                continue
+            }
             let (size, alignment) = _openExistential(type, do: layout)
             offset = (offset + alignment - 1) / alignment * alignment
             values.append(load(type, from: context + offset))
@@ -186,31 +197,64 @@ enum RuntimeLayout {
         return (values, boxes)
     }
 
-    /// A mangled type name's length and last operator. Bytes 1…0x17 start a
-    /// 4-byte symbolic reference, 0x18…0x1F a pointer-sized one.
+    /// A mangled type name's length and last operators, read token by
+    /// token: bytes 1…0x17 start a 4-byte symbolic reference, 0x18…0x1F a
+    /// pointer-sized one, digits an identifier of that many characters.
     private struct MangledName {
         var length = 0
         /// `w`, `o`, `u` or `x` when it ends in `Xw` (weak), `Xo` (unowned),
         /// `Xu` (unowned(unsafe)) or `Xx` (a box).
         var referenceStorage: UInt8?
+        /// A SIL function type (`…I` attributes `_`) with a context: callee
+        /// convention guaranteed, owned or unowned, and no block, C, method
+        /// or witness representation.
+        var isThickImplFunction = false
 
         init(_ name: UnsafePointer<UInt8>) {
-            var previous: UInt8 = 0
-            var last: UInt8 = 0
+            var operators: [UInt8] = []
             while case let byte = name[length], byte != 0 {
                 switch byte {
                 case 0x01...0x17:
                     length += 5
-                    (previous, last) = (0, 0)
+                    operators.append(0)
                 case 0x18...0x1F:
                     length += 1 + MemoryLayout<Int>.size
-                    (previous, last) = (0, 0)
+                    operators.append(0)
+                case UInt8(ascii: "1")...UInt8(ascii: "9"):
+                    var count = 0
+                    while case let digit = name[length], (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) {
+                        count = count * 10 + Int(digit - UInt8(ascii: "0"))
+                        length += 1
+                    }
+                    // Never past the name's end: an identifier holds no NUL.
+                    var skipped = 0
+                    while skipped < count, name[length] != 0 {
+                        length += 1
+                        skipped += 1
+                    }
+                    operators.append(0)
                 default:
                     length += 1
-                    (previous, last) = (last, byte)
+                    operators.append(byte)
                 }
             }
-            if previous == UInt8(ascii: "X"), "wuox".utf8.contains(last) { referenceStorage = last }
+            if operators.count >= 2, operators[operators.count - 2] == UInt8(ascii: "X"),
+                "wuox".utf8.contains(operators[operators.count - 1])
+            {
+                referenceStorage = operators[operators.count - 1]
+            }
+            isThickImplFunction = Self.isThickImplFunction(operators)
+        }
+
+        private static func isThickImplFunction(_ operators: [UInt8]) -> Bool {
+            guard operators.last == UInt8(ascii: "_"), let start = operators.lastIndex(of: UInt8(ascii: "I")) else {
+                return false
+            }
+            // Pattern and invocation substitutions, pseudo-generic, escaping.
+            var index = start + 1
+            while index < operators.count, "sIPe".utf8.contains(operators[index]) { index += 1 }
+            guard index + 1 < operators.count, "gxy".utf8.contains(operators[index]) else { return false }
+            return !"BCzMJKW".utf8.contains(operators[index + 1])
         }
     }
 }

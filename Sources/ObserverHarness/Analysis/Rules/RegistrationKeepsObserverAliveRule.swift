@@ -13,7 +13,14 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             by experiment: the harness detaches the released object's own block registrations one at a time and \
             reports the one whose detaching frees it. `withObservationTracking` is the same: the model's \
             registrar keeps an onChange that has not fired, and what it captures, so an observer captured \
-            strongly lives until the value changes (or the model goes).
+            strongly lives until the value changes (or the model goes). Live tests also name the chain of strong \
+            references that keeps the object alive, read from memory from a registration, a tracked object or the \
+            object itself (a cycle), each link a stored property, an element or a closure (weak and unowned links \
+            are never named); a chain from a registration is a finding even when the registration holds something \
+            else, e.g. a subscription whose closure captures the screen: `ProfileScreen#2 was released but is still \
+            alive: its registration's chain of strong references reaches it. Reference chain: the registration in \
+            observers (added at ObserverHarnessTestingTests/Signal.swift:14) → Subscription.callback (closure) → \
+            ProfileScreen#2.`
             """,
         fix: "Hold observers weakly (a weak observer list, [weak self] in blocks, weak delegates), or remove the "
             + "registration when the observer is done — not in deinit, which never runs while the registry holds it.",
