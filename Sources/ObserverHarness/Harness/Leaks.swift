@@ -11,10 +11,10 @@ public struct OutlivingObject: Sendable, CustomStringConvertible {
     /// token), root first and the object last — `feed (Feed)`,
     /// `Feed.subscribers[2]`, `Subscription.callback (closure)`,
     /// `profile (ProfileScreen)` — or empty when none was found.
-    public var referenceChain: [String] = []
+    public private(set) var referenceChain: [String] = []
     /// When no chain was found: what the search looked through (objects,
     /// references, roots). The holder is outside that.
-    public var searched: String?
+    public private(set) var searched: String?
 
     /// What `assertNoLeaks` says of it.
     package var failureMessage: String {
