@@ -164,7 +164,7 @@ enum ReferenceChains {
         private mutating func enter(_ object: AnyObject, root: Int, parent: Int?) {
             let typeName = String(describing: type(of: object))
             let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-            for field in RuntimeLayout.fields(of: type(of: object)) where field.isStrong {
+            for field in RuntimeLayout.fields(of: type(of: object)) where field.isFollowed {
                 walk(
                     RuntimeLayout.load(field.type, from: base + field.offset), path: "\(typeName).\(field.name)",
                     root: root, parent: parent)

@@ -29,7 +29,7 @@ private func thickFunctionContext<T>(_ function: T) -> UnsafeRawPointer? {
 }
 
 private func strongFieldValues<T>(_ value: T) -> [(name: String, value: Any)] {
-    let fields = RuntimeLayout.fields(of: T.self).filter(\.isStrong)
+    let fields = RuntimeLayout.fields(of: T.self).filter(\.isFollowed)
     var copy = value
     return withUnsafeBytes(of: &copy) { bytes in
         guard let base = bytes.baseAddress else { return [] }
@@ -78,6 +78,21 @@ enum RuntimeLayout {
         /// False for `weak`, `unowned` and `unowned(unsafe)` properties:
         /// `Mirror` shows their values, but they keep nothing alive.
         let isStrong: Bool
+        /// False for a noncopyable type (a `Mutex`): its value cannot be
+        /// copied out to be looked into.
+        let isCopyable: Bool
+
+        /// Whether a search reads it: strong, and copyable.
+        var isFollowed: Bool { isStrong && isCopyable }
+    }
+
+    /// `ValueWitnessFlags.IsNonCopyable`, in the flags word after the value
+    /// witness table's eight functions, size and stride.
+    private static func isCopyable(_ type: Any.Type) -> Bool {
+        let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+        let witnesses = metadata.load(fromByteOffset: -MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+        let flags = witnesses.load(fromByteOffset: 10 * MemoryLayout<Int>.size, as: UInt32.self)
+        return flags & 0x0080_0000 == 0
     }
 
     static func fields(of type: Any.Type) -> [Field] {
@@ -88,7 +103,7 @@ enum RuntimeLayout {
             record.freeName?(record.name)
             return Field(
                 name: name, type: fieldType, offset: runtimeFieldOffset(type, index: index),
-                isStrong: record.isStrong)
+                isStrong: record.isStrong, isCopyable: isCopyable(fieldType))
         }
     }
 

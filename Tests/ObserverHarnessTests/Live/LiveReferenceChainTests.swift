@@ -20,7 +20,16 @@ extension Live {
             let callback: (Int) -> Void
             init(_ callback: @escaping (Int) -> Void) { self.callback = callback }
         }
+        final class Counter: @unchecked Sendable {
+            var ended = 0
+        }
+        /// Noncopyable with a deinit: a copy looked into would end it twice.
+        struct Ticket: ~Copyable {
+            let counter: Counter
+            deinit { counter.ended += 1 }
+        }
         final class Feed: @unchecked Sendable {
+            let ticket = Ticket(counter: Counter())
             var subscribers: [Subscription] = []
             var screens: [String: Wrapper] = [:]
         }
@@ -153,6 +162,24 @@ extension Live {
             #expect(set.htmlText().contains("<li><code>Subscription.callback (closure)</code></li>"))
         }
 
+        /// The chain is in the trace: `harness-cli analyze` of it says the same.
+        @Test func aTraceCarriesTheChain() throws {
+            let harness = Harness()
+            let signal = harness.observerList("signal", of: Subscription.self, hold: .strong)
+            var screen: ProfileScreen? = ProfileScreen()
+            harness.track(screen!, label: "profile")
+            signal.add(Subscription { [screen] _ in screen!.reloads += 1 })
+            harness.noteReleased(screen!)
+            screen = nil
+
+            let recording = harness.recording()
+            let read = try Recording.readTrace(recording.traceData()).recording
+            let live = recording.analyze().findings
+            #expect(live.count == 1)
+            #expect(read.analyze().findings.map(\.message) == live.map(\.message))
+            #expect(read.analyze().findings.map(\.referenceChain) == live.map(\.referenceChain))
+        }
+
         @Test func aTokenBagWhoseBlockCapturesItsOwnerIsACycleThroughTheRegistration() throws {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -187,6 +214,7 @@ extension Live {
                 try chain(harness) == [
                     "feed (Feed)", #"Feed.screens["profile"]"#, "Wrapper.screen", "profile (ProfileScreen)",
                 ])
+            #expect(feed.ticket.counter.ended == 0)  // its noncopyable ticket was not copied
         }
 
         @Test func anObserverAndItsModelHoldingEachOtherAreACycle() throws {
