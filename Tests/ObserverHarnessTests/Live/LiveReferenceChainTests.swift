@@ -52,6 +52,40 @@ extension Live {
             var tokens: [any NSObjectProtocol] = []
         }
 
+        /// A harness that tracks a `feed` the test keeps and a screen labelled
+        /// `label`, which `link` attaches to the feed (or to the harness)
+        /// before the test notes it released and drops its own reference.
+        private func leak<Screen: AnyObject>(
+            _ make: () -> Screen, label: String = "profile", linkedBy link: (Harness, Feed, Screen) -> AnyObject?
+        ) -> Leak {
+            let harness = Harness()
+            let feed = Feed()
+            harness.track(feed, label: "feed")
+            var screen: Screen? = make()
+            harness.track(screen!, label: label)
+            let kept = link(harness, feed, screen!)
+            harness.noteReleased(screen!)
+            screen = nil
+            return Leak(harness: harness, feed: feed, kept: kept)
+        }
+
+        /// What a test keeps while it checks: the feed, and what `link` made (a registry).
+        struct Leak {
+            let harness: Harness
+            let feed: Feed
+            let kept: AnyObject?
+        }
+
+        /// A screen captured by the closure of a subscription object that
+        /// a strong observer list ("signal") holds, added at `line`.
+        private func registeredSubscriptionLeak(line: UInt = #line) -> Leak {
+            leak(ProfileScreen.init) { harness, _, screen in
+                let signal = harness.observerList("signal", of: Subscription.self, hold: .strong)
+                signal.add(Subscription { _ in screen.reloads += 1 }, line: line)
+                return signal
+            }
+        }
+
         /// The chain of the one leaked object, after the test let it go.
         private func chain(_ harness: Harness) throws -> [String] {
             let leaks = harness.outlivingObjects()
@@ -76,17 +110,12 @@ extension Live {
         }
 
         @Test func aClosureInsideASubscriptionObjectIsALink() throws {
-            let harness = Harness()
-            let feed = Feed()
-            harness.track(feed, label: "feed")
-            var screen: ProfileScreen? = ProfileScreen()
-            harness.track(screen!, label: "profile")
-            feed.subscribers.append(Subscription { [screen] _ in screen!.reloads += 1 })
-            harness.noteReleased(screen!)
-            screen = nil
-
+            let fixture = leak(ProfileScreen.init) { _, feed, screen in
+                feed.subscribers.append(Subscription { _ in screen.reloads += 1 })
+                return nil
+            }
             #expect(
-                try chain(harness) == [
+                try chain(fixture.harness) == [
                     "feed (Feed)", "Feed.subscribers[0]", "Subscription.callback (closure)", "profile (ProfileScreen)",
                 ])
         }
@@ -95,24 +124,20 @@ extension Live {
         /// values (the closure holds a box that holds the screen).
         @Test(arguments: ["self", "var box"])
         func aCaptureOfSelfOrOfAVarIsALink(_ capture: String) throws {
-            let harness = Harness()
-            let feed = Feed()
-            harness.track(feed, label: "feed")
-            var screen: ProfileScreen? = ProfileScreen()
-            harness.track(screen!, label: "profile")
-            if capture == "self" {
-                screen!.subscribe(to: feed)
-            } else {
-                var current = screen
-                let title = "Profile"
-                feed.subscribers.append(Subscription { _ in current?.reloads += title.count })
-                if title.isEmpty { current = nil }  // a `var` the closure shares: boxed
+            let fixture = leak(ProfileScreen.init) { _, feed, screen in
+                if capture == "self" {
+                    screen.subscribe(to: feed)
+                } else {
+                    var current: ProfileScreen? = screen
+                    let title = "Profile"
+                    feed.subscribers.append(Subscription { _ in current?.reloads += title.count })
+                    if title.isEmpty { current = nil }  // a `var` the closure shares: boxed
+                }
+                return nil
             }
-            harness.noteReleased(screen!)
-            screen = nil
 
             #expect(
-                try chain(harness) == [
+                try chain(fixture.harness) == [
                     "feed (Feed)", "Feed.subscribers[0]", "Subscription.callback (closure)", "profile (ProfileScreen)",
                 ])
         }
@@ -120,34 +145,25 @@ extension Live {
         /// The signal library adopted as README says: its subscription
         /// objects are registered, and one's closure captures the screen.
         @Test func aRegisteredSubscriptionWhoseClosureCapturesTheScreenIsAFinding() throws {
-            let harness = Harness()
-            let signal = harness.observerList("signal", of: Subscription.self, hold: .strong)
-            var screen: ProfileScreen? = ProfileScreen()
-            harness.track(screen!, label: "profile")
-            let line = #line + 1
-            signal.add(Subscription { [screen] _ in screen!.reloads += 1 })
-            harness.noteReleased(screen!)
-            screen = nil
+            let line = #line
+            let fixture = registeredSubscriptionLeak(line: UInt(line))
+            let harness = fixture.harness
 
             let finding = try #require(harness.analyze().live("registration-keeps-observer-alive").first)
             #expect(finding.site?.line == line)
             #expect(finding.message.contains("profile (ProfileScreen) was released but is still alive"))
             #expect(finding.message.contains("Subscription.callback (closure) → profile (ProfileScreen)."))
-            #expect(try chain(harness).dropFirst() == ["Subscription.callback (closure)", "profile (ProfileScreen)"])
+            #expect(
+                try chain(fixture.harness).dropFirst() == [
+                    "Subscription.callback (closure)", "profile (ProfileScreen)",
+                ])
         }
 
         /// The chain is the finding's `chain` in JSON (read back the same),
         /// and a list in the Markdown and HTML reports.
         @Test func reportsCarryAndDrawTheChain() throws {
-            let harness = Harness()
-            let signal = harness.observerList("signal", of: Subscription.self, hold: .strong)
-            var screen: ProfileScreen? = ProfileScreen()
-            harness.track(screen!, label: "profile")
-            signal.add(Subscription { [screen] _ in screen!.reloads += 1 })
-            harness.noteReleased(screen!)
-            screen = nil
-
-            let report = harness.analyze()
+            let fixture = registeredSubscriptionLeak()
+            let report = fixture.harness.analyze()
             let finding = try #require(report.live("registration-keeps-observer-alive").first)
             #expect(
                 finding.referenceChain.dropFirst() == ["Subscription.callback (closure)", "profile (ProfileScreen)"])
@@ -164,15 +180,8 @@ extension Live {
 
         /// The chain is in the trace: `harness-cli analyze` of it says the same.
         @Test func aTraceCarriesTheChain() throws {
-            let harness = Harness()
-            let signal = harness.observerList("signal", of: Subscription.self, hold: .strong)
-            var screen: ProfileScreen? = ProfileScreen()
-            harness.track(screen!, label: "profile")
-            signal.add(Subscription { [screen] _ in screen!.reloads += 1 })
-            harness.noteReleased(screen!)
-            screen = nil
-
-            let recording = harness.recording()
+            let fixture = registeredSubscriptionLeak()
+            let recording = fixture.harness.recording()
             let read = try Recording.readTrace(recording.traceData()).recording
             let live = recording.analyze().findings
             #expect(live.count == 1)
@@ -201,20 +210,16 @@ extension Live {
         }
 
         @Test func aWrapperInADictionaryIsNamedByItsKey() throws {
-            let harness = Harness()
-            let feed = Feed()
-            harness.track(feed, label: "feed")
-            var screen: ProfileScreen? = ProfileScreen()
-            harness.track(screen!, label: "profile")
-            feed.screens["profile"] = Wrapper(screen!)
-            harness.noteReleased(screen!)
-            screen = nil
+            let fixture = leak(ProfileScreen.init) { _, feed, screen in
+                feed.screens["profile"] = Wrapper(screen)
+                return nil
+            }
 
             #expect(
-                try chain(harness) == [
+                try chain(fixture.harness) == [
                     "feed (Feed)", #"Feed.screens["profile"]"#, "Wrapper.screen", "profile (ProfileScreen)",
                 ])
-            #expect(feed.ticket.counter.ended == 0)  // its noncopyable ticket was not copied
+            #expect(fixture.feed.ticket.counter.ended == 0)  // its noncopyable ticket was not copied
         }
 
         @Test func anObserverAndItsModelHoldingEachOtherAreACycle() throws {
@@ -241,17 +246,13 @@ extension Live {
         }
 
         @Test func anNSObjectSubclassCapturedByAClosureIsReached() throws {
-            let harness = Harness()
-            let feed = Feed()
-            harness.track(feed, label: "feed")
-            var screen: LegacyScreen? = LegacyScreen()
-            harness.track(screen!, label: "legacy")
-            feed.subscribers.append(Subscription { [screen] _ in screen!.reloads += 1 })
-            harness.noteReleased(screen!)
-            screen = nil
+            let fixture = leak(LegacyScreen.init, label: "legacy") { _, feed, screen in
+                feed.subscribers.append(Subscription { _ in screen.reloads += 1 })
+                return nil
+            }
 
             #expect(
-                try chain(harness) == [
+                try chain(fixture.harness) == [
                     "feed (Feed)", "Feed.subscribers[0]", "Subscription.callback (closure)", "legacy (LegacyScreen)",
                 ])
         }
@@ -269,17 +270,15 @@ extension Live {
         }
 
         @Test func aChainGoesThroughAStructAndAnEnumPayload() throws {
-            let harness = Harness()
             let navigator = Navigator()
-            harness.track(navigator, label: "navigator")
-            var screen: ProfileScreen? = ProfileScreen()
-            harness.track(screen!, label: "profile")
-            navigator.state.route = .detail(screen!, depth: 1)
-            harness.noteReleased(screen!)
-            screen = nil
+            let fixture = leak(ProfileScreen.init) { harness, _, screen in
+                harness.track(navigator, label: "navigator")
+                navigator.state.route = .detail(screen, depth: 1)
+                return navigator
+            }
 
             #expect(
-                try chain(harness) == [
+                try chain(fixture.harness) == [
                     "navigator (Navigator)", "Navigator.state.route(.detail).0", "profile (ProfileScreen)",
                 ])
         }
@@ -316,17 +315,13 @@ extension Live {
 
         /// Past its bound the search stops, and says so rather than guess.
         @Test func aSearchPastItsBoundSaysItStopped() throws {
-            let harness = Harness()
-            let feed = Feed()
-            harness.track(feed, label: "feed")
-            var screen: ProfileScreen? = ProfileScreen()
-            harness.track(screen!, label: "profile")
-            for _ in 0..<ReferenceChains.objectLimit { feed.subscribers.append(Subscription { _ in }) }
-            feed.subscribers.append(Subscription { [screen] _ in screen!.reloads += 1 })
-            harness.noteReleased(screen!)
-            screen = nil
+            let fixture = leak(ProfileScreen.init) { _, feed, screen in
+                for _ in 0..<ReferenceChains.objectLimit { feed.subscribers.append(Subscription { _ in }) }
+                feed.subscribers.append(Subscription { _ in screen.reloads += 1 })
+                return nil
+            }
 
-            let leak = try #require(harness.outlivingObjects().first)
+            let leak = try #require(fixture.harness.outlivingObjects().first)
             #expect(leak.referenceChain.isEmpty)
             #expect(
                 leak.searched?.contains("the search stopped at its bound (10 000 objects, 100 000 references)") == true)
