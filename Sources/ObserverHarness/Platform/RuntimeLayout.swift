@@ -21,6 +21,10 @@ private func runtimeFieldMetadata(
 @_silgen_name("swift_reflectionMirror_recursiveChildOffset")
 private func runtimeFieldOffset(_ type: Any.Type, index: Int) -> Int
 
+// The generic helpers `_openExistential` opens into are file-level
+// functions: the Swift 6.3 compiler crashes opening one into a static method
+// or a closure (LocalArchetypeRequirementCollector).
+
 /// The context word of a thick function value (its second word).
 private func thickFunctionContext<T>(_ function: T) -> UnsafeRawPointer? {
     guard MemoryLayout<T>.size == 2 * MemoryLayout<Int>.size else { return nil }
