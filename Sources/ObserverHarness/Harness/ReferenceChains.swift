@@ -189,10 +189,17 @@ enum ReferenceChains {
             switch RuntimeLayout.kind(of: type) {
             case .function:
                 walkClosure(value, path: path.hasSuffix(" (closure)") ? path : path + " (closure)", root, parent)
-            case .structure where !Self.isStandardLibrary(type):
-                walkStruct(value, path: path, root: root, parent: parent)
-            default:
+            case .structure where Self.isStandardLibraryCollection(type):
                 walkMirror(value, path: path, root: root, parent: parent)
+            case .structure where !String(reflecting: type).hasPrefix("Swift."):
+                walkStruct(value, path: path, root: root, parent: parent)
+            case .optional, .tuple:
+                walkMirror(value, path: path, root: root, parent: parent)
+            case .enumeration where !(value is any CustomReflectable):
+                // The runtime's own mirror: a custom one could list what the case does not store.
+                walkMirror(value, path: path, root: root, parent: parent)
+            default:
+                return
             }
         }
 
@@ -222,8 +229,9 @@ enum ReferenceChains {
             }
         }
 
-        /// Optionals, enums, tuples and the standard library's collections,
-        /// whose elements `Mirror` lists and which hold them all strongly.
+        /// Optionals, enums, tuples and the standard library's arrays, sets
+        /// and dictionaries, whose elements `Mirror` lists (stored, not
+        /// computed as a lazy collection's are) and which hold them all strongly.
         private mutating func walkMirror(_ value: Any, path: String, root: Int, parent: Int?) {
             let mirror = Mirror(reflecting: value)
             switch mirror.displayStyle {
@@ -240,15 +248,15 @@ enum ReferenceChains {
                     walk(
                         child.value, path: path + (label.hasPrefix(".") ? "" : ".") + label, root: root, parent: parent)
                 }
-            case .collection where Self.isStandardLibrary(type(of: value)):
+            case .collection:
                 for (index, child) in mirror.children.enumerated() {
                     walk(child.value, path: "\(path)[\(index)]", root: root, parent: parent)
                 }
-            case .set where Self.isStandardLibrary(type(of: value)):
+            case .set:
                 for child in mirror.children {
                     walk(child.value, path: "\(path) (set member)", root: root, parent: parent)
                 }
-            case .dictionary where Self.isStandardLibrary(type(of: value)):
+            case .dictionary:
                 // In key order, so the chain found is the same every run.
                 let entries = mirror.children.compactMap { child -> (key: String, value: Any)? in
                     let pair = Array(Mirror(reflecting: child.value).children)
@@ -270,8 +278,10 @@ enum ReferenceChains {
                 && !(object is Operation)
         }
 
-        private static func isStandardLibrary(_ type: Any.Type) -> Bool {
-            String(reflecting: type).hasPrefix("Swift.")
+        private static func isStandardLibraryCollection(_ type: Any.Type) -> Bool {
+            let name = String(reflecting: type)
+            return ["Swift.Array<", "Swift.ContiguousArray<", "Swift.ArraySlice<", "Swift.Set<", "Swift.Dictionary<"]
+                .contains { name.hasPrefix($0) }
         }
 
         /// A dictionary key as a chain shows it: text quoted, numbers as

@@ -57,7 +57,7 @@ private struct RuntimeFieldRecord {
 enum RuntimeLayout {
     /// The metadata kinds a search tells apart (`MetadataKind` in the runtime).
     enum Kind {
-        case classInstance, structure, function, closureContext, other
+        case classInstance, structure, enumeration, optional, tuple, function, closureContext, other
     }
 
     static func kind(of type: Any.Type) -> Kind {
@@ -68,6 +68,9 @@ enum RuntimeLayout {
         switch runtimeMetadataKind(metadata) {
         case 0: .classInstance
         case 0x200: .structure
+        case 0x201: .enumeration
+        case 0x202: .optional
+        case 0x301: .tuple
         case 0x302: .function
         case 0x400: .closureContext
         default: .other
