@@ -32,6 +32,7 @@ extension Live {
             let ticket = Ticket(counter: Counter())
             var subscribers: [Subscription] = []
             var screens: [String: Wrapper] = [:]
+            var lookup: Lookup?
         }
         final class Wrapper {
             let screen: ProfileScreen
@@ -283,10 +284,25 @@ extension Live {
                 ])
         }
 
+        /// A case whose custom mirror shows the screen it looks up, not one it stores.
+        enum Lookup: CustomReflectable {
+            case byName(String)
+            var customMirror: Mirror {
+                Mirror(self, children: ["byName": ScreenDirectory.shared.screen as Any], displayStyle: .enum)
+            }
+        }
+        final class ScreenDirectory: @unchecked Sendable {
+            static let shared = ScreenDirectory()
+            weak var screen: ProfileScreen?
+        }
+
         /// Near misses: the screen is kept by the test itself, and reached
-        /// only weakly or unowned (a capture list, a property): no chain is
-        /// named, and the search says what it looked through.
-        @Test(arguments: ["weak capture", "unowned capture", "weak property", "cancelled subscription"])
+        /// only weakly or unowned (a capture list, a property), through a
+        /// mirror that computes it, or no more: no chain is named, and the
+        /// search says what it looked through.
+        @Test(arguments: [
+            "weak capture", "unowned capture", "weak property", "custom mirror", "cancelled subscription",
+        ])
         func aWeakOrCancelledLinkIsNeverNamed(_ link: String) throws {
             let harness = Harness()
             let feed = Feed()
@@ -301,6 +317,10 @@ extension Live {
             case "weak property":
                 let wrapper = WeakWrapper(screen)
                 feed.subscribers.append(Subscription { _ in _ = wrapper })
+            case "custom mirror":
+                ScreenDirectory.shared.screen = screen
+                feed.lookup = .byName("profile")
+                #expect(Mirror(reflecting: feed.lookup!).children.first?.value is ProfileScreen?)
             default:
                 feed.subscribers.append(Subscription { _ in screen.reloads += 1 })
                 feed.subscribers.removeAll()
