@@ -18,9 +18,9 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             object itself (a cycle), each link a stored property, an element or a closure (weak and unowned links \
             are never named); a chain from a registration is a finding even when the registration holds something \
             else, e.g. a subscription whose closure captures the screen: `ProfileScreen#2 was released but is still \
-            alive: its registration's chain of strong references reaches it. Reference chain: the registration in \
-            observers (added at ObserverHarnessTestingTests/Signal.swift:14) → Subscription.callback (closure) → \
-            ProfileScreen#2.`
+            alive: a chain of strong references from a registration in observers reaches it. Reference chain: the \
+            registration in observers (added at ObserverHarnessTestingTests/Signal.swift:14) → \
+            Subscription.callback (closure) → ProfileScreen#2.`
             """,
         fix: "Hold observers weakly (a weak observer list, [weak self] in blocks, weak delegates), or remove the "
             + "registration when the observer is done — not in deinit, which never runs while the registry holds it.",
@@ -148,8 +148,9 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             findings.append(
                 withChain(
                     finding(
-                        "\(trace.describe(object)) was released but is still alive: its registration's chain of strong "
-                            + "references reaches it.\(Self.chainSentence(trace, object))",
+                        "\(trace.describe(object)) was released but is still alive: a chain of strong references "
+                            + "from a registration in \(trace.registryName(registration.registry)) reaches it."
+                            + Self.chainSentence(trace, object),
                         registry: trace.registryName(registration.registry),
                         channel: registration.anyChannel ? nil : trace.string(registration.channel),
                         objects: [trace.name(object)], step: trace.step(of: released),
