@@ -33,6 +33,7 @@ extension Live {
             var subscribers: [Subscription] = []
             var screens: [String: Wrapper] = [:]
             var lookup: Lookup?
+            var extras: [String: Any] = [:]
         }
         final class Wrapper {
             let screen: ProfileScreen
@@ -221,6 +222,18 @@ extension Live {
                     "feed (Feed)", #"Feed.screens["profile"]"#, "Wrapper.screen", "profile (ProfileScreen)",
                 ])
             #expect(fixture.feed.ticket.counter.ended == 0)  // its noncopyable ticket was not copied
+        }
+
+        /// An `Any` (or other existential) holds what it contains.
+        @Test func aChainGoesThroughExistentials() throws {
+            let fixture = leak(ProfileScreen.init) { _, feed, screen in
+                feed.extras["last"] = [screen as AnyObject] as Any
+                return nil
+            }
+            #expect(
+                try chain(fixture.harness) == [
+                    "feed (Feed)", #"Feed.extras["last"][0]"#, "profile (ProfileScreen)",
+                ])
         }
 
         @Test func anObserverAndItsModelHoldingEachOtherAreACycle() throws {
