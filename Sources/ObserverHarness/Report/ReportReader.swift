@@ -89,12 +89,14 @@ private struct ReportReader {
         }
     }
 
-    /// A list of strings (absent: empty).
-    private func strings(_ node: JSONNode?, _ complaint: String) throws(InputError) -> [String] {
+    /// The list of strings at `key` (absent: empty), each one of `what`.
+    private func strings(_ node: JSONNode?, key: String, listing what: String) throws(InputError) -> [String] {
         guard let node else { return [] }
         var result: [String] = []
-        for element in try input.array(node, complaint.components(separatedBy: " ")[0]) {
-            guard case .string(let text) = element.kind else { throw input.error(complaint, at: element.offset) }
+        for element in try input.array(node, "\"\(key)\"") {
+            guard case .string(let text) = element.kind else {
+                throw input.error("\"\(key)\" must list \(what)", at: element.offset)
+            }
             result.append(text)
         }
         return result
@@ -119,7 +121,7 @@ private struct ReportReader {
             }
             site = parsed
         }
-        let objects = try strings(fields.node("objects"), "\"objects\" must list names")
+        let objects = try strings(fields.node("objects"), key: "objects", listing: "names")
         var events: [Int] = []
         if let node = fields.node("events") {
             for element in try input.array(node, "\"events\"") {
@@ -134,7 +136,7 @@ private struct ReportReader {
             objects: objects, step: try fields.optionalCount("step"), site: site, events: events,
             fix: try fields.optionalString("fix")?.value)
         finding.line = try fields.optionalCount("line")
-        finding.referenceChain = try strings(fields.node("chain"), "\"chain\" must list links")
+        finding.referenceChain = try strings(fields.node("chain"), key: "chain", listing: "links")
         if let count = try fields.optionalCount("count") {
             guard count > 1 else { throw input.error("\"count\" must be more than 1", at: node.offset) }
             finding.count = count
