@@ -192,22 +192,21 @@ extension Live {
         }
 
         @Test func aTokenBagWhoseBlockCapturesItsOwnerIsACycleThroughTheRegistration() throws {
-            let harness = Harness()
-            let center = harness.notificationCenter()
-            var screen: ProfileScreen? = ProfileScreen()
-            weak let watcher = screen
-            harness.track(screen!, label: "profile")
-            screen!.bag.tokens.append(
-                center.addObserver(forName: .liveSettingsChanged, object: nil, queue: nil) { [screen] _ in
-                    screen!.reloads += 1
-                })
-            harness.noteReleased(screen!)
-            screen = nil
+            weak var watcher: ProfileScreen?
+            let fixture = leak(ProfileScreen.init) { harness, _, screen in
+                watcher = screen
+                let center = harness.notificationCenter()
+                screen.bag.tokens.append(
+                    center.addObserver(forName: .liveSettingsChanged, object: nil, queue: nil) { _ in
+                        screen.reloads += 1
+                    })
+                return center
+            }
 
-            let finding = try #require(harness.analyze().live("registration-keeps-observer-alive").first)
+            let finding = try #require(fixture.harness.analyze().live("registration-keeps-observer-alive").first)
             #expect(finding.message.contains("(closure) → profile (ProfileScreen)."))
-            #expect(try chain(harness).count == 2)
-            #expect(try chain(harness).first?.hasSuffix(" (closure)") == true)
+            #expect(finding.referenceChain.count == 2)
+            #expect(finding.referenceChain.first?.hasSuffix(" (closure)") == true)
             #expect(watcher == nil)  // pinned: detaching the block freed it
         }
 
