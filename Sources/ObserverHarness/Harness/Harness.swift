@@ -183,6 +183,7 @@ public final class Harness: Sendable {
         recorder.sweepDeallocations()
         searchHeldTasks()
         TokenOwners.record(in: recorder)
+        ReferenceChains.record(in: recorder)
         LeakPinning.pin(in: recorder)
         return recorder.snapshot()
     }

@@ -206,6 +206,14 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// target): the loop's owner, found with no `owner:` given (shares its
     /// bit with ``tokenForm``, which only `add` uses).
     static let loopOwner = EventFlags(rawValue: 1 << 2)
+    /// `retain`: `channel` is the chain of strong references that keeps the
+    /// released `object` alive, from the known object `subject` or the
+    /// registration `registration` (shares its bit with ``anyChannel``,
+    /// which only `add` uses).
+    static let referenceChain = EventFlags(rawValue: 1 << 3)
+    /// `retain`, with ``referenceChain``: no chain was found; `channel` says
+    /// what was searched (shares its bit with ``ignoredDuplicate``).
+    static let referenceChainNotFound = EventFlags(rawValue: 1 << 4)
     /// `remove`: the observer-wide form (`removeObserver(_:)`), no channel given.
     static let allChannels = EventFlags(rawValue: 1 << 7)
     /// `add`/`delegateSet`: made from code isolated to the main actor (shares

@@ -494,6 +494,16 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         }
     }
 
+    func heldReferences() -> [HeldReferences] {
+        recorder.withLock {
+            registrations.compactMap { registration in
+                guard let registration, registration.isActive else { return nil }
+                let observer: [Any] = registration.hold == .strong ? [registration.observer as Any] : []
+                return HeldReferences(registration: registration.id, values: observer + [registration.handler])
+            }
+        }
+    }
+
     func detachRegistrations(ofObserver observerID: UInt32) -> [AnyObject] {
         recorder.withLock {
             let detached = byObserver[observerID] ?? []
