@@ -134,8 +134,9 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     func receiveUntold(
         _ notification: Notification, from how: ExecutionContext, running: Int, location: CodeLocation
     ) {
-        guard let center = routedCenterIfMade, center.postUnrecorded(notification) > 0 else { return }
-        noteUntold(name: notification.name.rawValue, from: how, running: running, location: location)
+        routedCenterIfMade?.postUnrecorded(notification) {
+            self.noteUntold(name: notification.name.rawValue, from: how, running: running, location: location)
+        }
     }
 
     /// Records that work nothing ties to a test reached this one.
@@ -197,22 +198,23 @@ extension HarnessRegistries {
     func receiveUntold<Message: NotificationCenter.MainActorMessage>(
         _ message: Message, subject: AnyObject?, running: [HarnessRegistries], location: CodeLocation
     ) {
-        let delivered = messageRegistry?.postMainActorUnrecorded(message, subject: subject) ?? 0
-        noteUntold(Message.self, delivered: delivered, running: running.count, location: location)
+        let how = ExecutionContext.describeCurrent()
+        _ = messageRegistry?.postMainActorUnrecorded(message, subject: subject) {
+            self.noteUntold(
+                name: MessageRegistry.channel(Message.self), from: how, running: running.count, location: location)
+        }
     }
 
     func receiveUntold<Message: NotificationCenter.AsyncMessage>(
         _ message: Message, subject: AnyObject?, running: [HarnessRegistries], location: CodeLocation
     ) {
-        let delivered = messageRegistry?.postAsyncUnrecorded(message, subject: subject) ?? 0
-        noteUntold(Message.self, delivered: delivered, running: running.count, location: location)
+        let how = ExecutionContext.describeCurrent()
+        _ = messageRegistry?.postAsyncUnrecorded(message, subject: subject) {
+            self.noteUntold(
+                name: MessageRegistry.channel(Message.self), from: how, running: running.count, location: location)
+        }
     }
 
     /// This test's typed-message registry, if it was made.
     private var messageRegistry: MessageRegistry? { routedCenterIfMade?.messageRegistryIfMade }
-
-    private func noteUntold<Message>(_ type: Message.Type, delivered: Int, running: Int, location: CodeLocation) {
-        guard delivered > 0 else { return }
-        noteUntold(name: MessageRegistry.channel(type), from: .describeCurrent(), running: running, location: location)
-    }
 }

@@ -402,11 +402,14 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// anything: a finished test's registrations reached by a later test's
     /// post, as the default center would reach them. Matches as `post` does;
     /// a sender this recording never saw matches only unfiltered registrations.
-    /// Returns how many registrations it delivered to.
+    /// Returns how many registrations it delivered to; `beforeFirst` runs
+    /// once, before the first delivery (so what it records precedes what the
+    /// handlers do).
     @discardableResult
-    func deliverUnrecorded(channel: String, sender: AnyObject?, deliver: (Registration<Handler>, AnyObject?) -> Void)
-        -> Int
-    {
+    func deliverUnrecorded(
+        channel: String, sender: AnyObject?, beforeFirst: () -> Void = {},
+        deliver: (Registration<Handler>, AnyObject?) -> Void
+    ) -> Int {
         var delivered = 0
         var snapshot: [Registration<Handler>?] = []
         var channelID: UInt32?
@@ -425,6 +428,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                 ((registration.isActive || deliversFromSnapshot) && !registration.pruned, registration.observer)
             }
             guard active, !registration.hasObserverObject || observer != nil else { continue }
+            if delivered == 0 { beforeFirst() }
             deliver(registration, observer)
             delivered += 1
         }
