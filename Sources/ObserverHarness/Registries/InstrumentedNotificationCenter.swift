@@ -274,10 +274,14 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
 
     /// Delivers `notification` to the registrations here without recording:
     /// how a later test's post reaches a finished test's registrations.
-    func postUnrecorded(_ notification: Notification) {
-        store.deliverUnrecorded(channel: notification.name.rawValue, sender: notification.object.flatMap(classInstance))
-        {
-            registration, observer in
+    /// Returns how many registrations it reached; `beforeFirst` runs before
+    /// the first of them is called.
+    @discardableResult
+    func postUnrecorded(_ notification: Notification, beforeFirst: () -> Void = {}) -> Int {
+        store.deliverUnrecorded(
+            channel: notification.name.rawValue, sender: notification.object.flatMap(classInstance),
+            beforeFirst: beforeFirst
+        ) { registration, observer in
             switch registration.handler.body {
             case .method(let handler):
                 if let observer { handler(observer, notification) }
