@@ -18,7 +18,7 @@ struct BenchOptions {
 
     /// The measurements, in the order they run.
     enum Section: String, CaseIterable {
-        case post, small, trait, memory, analysis, trace, replays, interface, store
+        case post, bridge, small, trait, memory, analysis, trace, replays, interface, store
     }
 
     var mode: Mode = .full
@@ -44,7 +44,7 @@ struct BenchOptions {
           --json    print the results as JSON instead of a table
           --quick   small sizes, a few seconds in all (what CI runs; not for comparing)
           --only SECTION,...
-                    run only these of post, small, trait, memory, analysis, trace, replays,
+                    run only these of post, bridge, small, trait, memory, analysis, trace, replays,
                     interface, store
           --store-sizes N,...
                     the store shape's subscriber counts (default 10,1000,3000,10000)
@@ -68,7 +68,7 @@ struct BenchOptions {
                 let chosen = names.compactMap { Section(rawValue: String($0)) }
                 guard !chosen.isEmpty, chosen.count == names.count else {
                     throw UsageError(
-                        message: "--only takes sections from post, small, trait, memory, analysis, trace, "
+                        message: "--only takes sections from post, bridge, small, trait, memory, analysis, trace, "
                             + "replays, interface, store")
                 }
                 sections = Section.allCases.filter(chosen.contains)

@@ -63,3 +63,46 @@ struct BridgeBenchmark {
         return seconds
     }
 }
+
+extension Results {
+    var bridgeSection: String {
+        guard let bridge else { return "" }
+        return "\nFoundation's default center once a harness has bridged names, ns per post, one Foundation observer\n"
+            + Self.columns(
+                ["post on NotificationCenter.default", "ns", "vs unbridged"],
+                [
+                    ["a name nobody bridged (a system notification)", format(bridge.systemBeforeNanoseconds, "%.0f"), "1.00x"],
+                    [
+                        "the same, \(bridge.bridgedNames) other names bridged",
+                        format(bridge.systemAfterNanoseconds, "%.0f"),
+                        format(bridge.systemAfterNanoseconds / bridge.systemBeforeNanoseconds, "%.2fx"),
+                    ],
+                    [
+                        "a bridged name, no test running",
+                        format(bridge.bridgedNanoseconds, "%.0f"),
+                        format(bridge.bridgedNanoseconds / bridge.systemBeforeNanoseconds, "%.2fx"),
+                    ],
+                ])
+    }
+
+    var bridgeJSON: JSONValue {
+        guard let bridge else { return .null }
+        return [
+            "bridged_names": .int(bridge.bridgedNames),
+            "system_unbridged_ns": .double(rounded(bridge.systemBeforeNanoseconds, 1)),
+            "system_with_bridges_ns": .double(rounded(bridge.systemAfterNanoseconds, 1)),
+            "bridged_name_ns": .double(rounded(bridge.bridgedNanoseconds, 1)),
+        ]
+    }
+
+    /// Bridging names must not slow the posts of names it did not bridge.
+    var bridgeTargets: [Target] {
+        guard let bridge else { return [] }
+        let ratio = bridge.systemAfterNanoseconds / bridge.systemBeforeNanoseconds
+        return [
+            Target(
+                description: "a system notification's post: within 1.2x once \(bridge.bridgedNames) names are bridged",
+                measured: format(ratio, "%.2fx"), met: ratio <= 1.2)
+        ]
+    }
+}

@@ -4,6 +4,7 @@ import Foundation
 struct Results {
     // Empty or nil: the section was not run (`--only`).
     var post: [PostBenchmark.Row] = []
+    var bridge: BridgeBenchmark.Result?
     var small: SmallTestBenchmark.Result?
     var trait: TraitBenchmark.Result?
     var memory: MemoryBenchmark.Result?
@@ -129,6 +130,7 @@ struct Results {
                         met: row.cliPeakBytesPerEvent.map { $0 <= 64 }))
             }
         }
+        targets += bridgeTargets
         targets += interfaceTargets
         targets += storeTargets
         guard let first = replays.first, let last = replays.last else { return targets }

@@ -64,6 +64,7 @@ extension Results {
             value["replays"] = .array(replays)
             value["replays_cpu_seconds"] = .double(rounded(self.replays.map(\.cpuSeconds).reduce(0, +), 4))
         }
+        if bridge != nil { value["bridge"] = bridgeJSON }
         if !interface.isEmpty { value["interface"] = interfaceJSON }
         if !store.isEmpty { value["store_shape"] = storeJSON }
         return JSONValue.object(value).serialized(.canonical) + "\n"
@@ -83,6 +84,7 @@ extension Results {
         if !analysis.isEmpty { out += analysisSection }
         if let trace { out += Self.traceSection(trace) }
         if !replays.isEmpty { out += replaysSection }
+        out += bridgeSection
         if !interface.isEmpty { out += interfaceSection }
         if !store.isEmpty { out += storeSection }
         out +=

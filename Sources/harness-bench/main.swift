@@ -52,6 +52,9 @@ do {
     if starting(.post, "post cost") {
         results.post = PostBenchmark(options: options).run()
     }
+    if starting(.bridge, "posts on Foundation's default center once names are bridged") {
+        results.bridge = BridgeBenchmark(options: options).run()
+    }
     if starting(.small, "small-test overhead") {
         results.small = SmallTestBenchmark(options: options).run()
     }
