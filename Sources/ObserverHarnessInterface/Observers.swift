@@ -79,7 +79,9 @@ public struct EscapedObserverScope: Sendable {
 }
 
 /// What a test puts in place of the production registries (the harness does).
-package protocol RegistryProvider: Sendable {
+/// A class: the router asks "which test's?" on every call, and a class cast
+/// is cheap where an existential cast is not.
+package protocol RegistryProvider: AnyObject, Sendable {
     var center: any NotificationCenterProtocol { get }
     func observerList(name: String, hold: Hold, dedupe: Bool) -> any ObserverListBackend
     func observedProperty(_ property: String, of owner: AnyObject, location: CodeLocation)

@@ -57,7 +57,8 @@ final class Leftovers: @unchecked Sendable {
     /// The centers a post named `name` may reach; those whose registrations
     /// are all gone are let go on the way.
     func centers(named name: Notification.Name) -> [InstrumentedNotificationCenter] {
-        let candidates = lock.withLock { (byName[name.rawValue] ?? []) + everyName }
+        // Most runs have none: no name to hash, no array to make.
+        let candidates = lock.withLock { members.isEmpty ? [] : (byName[name.rawValue] ?? []) + everyName }
         guard !candidates.isEmpty else { return [] }
         let emptied = candidates.filter { $0.registrationCount == 0 }
         if !emptied.isEmpty { lock.withLock { for center in emptied { removeLocked(ObjectIdentifier(center)) } } }
