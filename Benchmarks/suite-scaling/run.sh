@@ -4,7 +4,7 @@
 # Swift Testing test six ways, built once in debug (what `swift test` builds),
 # and its test binary timed suite by suite, the variants taking turns.
 #
-#   Benchmarks/suite-scaling/run.sh [--tests N] [--runs R] [--serial]
+#   Benchmarks/suite-scaling/run.sh [--tests N] [--runs R] [--serial] [--waiting MS]
 #
 # Suites (each N cases of one @Test(arguments:), 3 observers and 5 posts through
 # `Observers.center`, parallel as `swift test` runs them unless --serial):
@@ -15,6 +15,11 @@
 #   leak-trait   the same under the trait (the finding is allowed)
 #   leakrep-plain / leakrep-trait: the same, the names repeating (10 of them)
 #
+# --waiting MS makes every case wait MS milliseconds first (a Task.sleep, as
+# tests that wait on timers, debounces and polls do): a waiting suite, where
+# running in parallel is what keeps the wall time down (`--tests 60 --waiting
+# 200`, with and without --serial).
+#
 # Prints, per suite, the median wall time and CPU time (user + system) of R
 # runs, the per-test cost over `plain`, and the two ratios the targets name.
 # The package is generated under .build/suite-scaling, which git and the
@@ -23,13 +28,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"
-tests=3000 runs=5 parallel="--parallel"
+tests=3000 runs=5 parallel="--parallel" waiting=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --tests) tests="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --serial) parallel="--no-parallel"; shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --waiting) waiting="$2"; shift 2 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "error: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -108,7 +114,12 @@ allow='.observerHarness(allowing: ["discarded-token", "dangling-registration", "
     # Suite, then the variant: no suite's name is part of another's (--filter matches parts).
     suite=Suite$(echo "$variant" | sed -E 's/(^|-)([a-z])/\U\2/g')
     echo "@Suite$trait struct $suite {"
-    echo "    @Test(arguments: cases) func tiny(_ number: Int) {"
+    if [ "$waiting" -gt 0 ]; then
+      echo "    @Test(arguments: cases) func tiny(_ number: Int) async throws {"
+      echo "        try await Task.sleep(nanoseconds: $waiting * 1_000_000)"
+    else
+      echo "    @Test(arguments: cases) func tiny(_ number: Int) {"
+    fi
     echo "        #expect(tinyCartWork(number) == 15)"
     [ -n "$leak" ] && echo "        $leak"
     echo "    }"
@@ -146,7 +157,7 @@ for ((run = 1; run <= runs; run++)); do
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-echo "suite-scaling: $tests cases a suite, debug, ${parallel#--}, median of $runs runs (load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a))"
+echo "suite-scaling: $tests cases a suite$([ "$waiting" -gt 0 ] && echo ", each waiting $waiting ms"), debug, ${parallel#--}, median of $runs runs (load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a))"
 printf "   %-18s %9s %9s %22s\n" suite "wall s" "CPU s" "CPU ms/test over plain"
 declare -A wall_median cpu_median
 for suite in "${suites[@]}"; do
