@@ -27,8 +27,7 @@ enum TokenOwners {
     static func record(in recorder: Recorder) {
         let live = recorder.liveObjectsNow()
         let tokens = recorder.registrationTokenIDs
-        var tokenIDs: [ObjectIdentifier: UInt32] = [:]
-        for (id, object) in live where tokens.contains(id) { tokenIDs[ObjectIdentifier(object)] = id }
+        let tokenIDs = liveTokens(live, tokens)
         guard !tokenIDs.isEmpty else { return }
         let known = Set(live.map { ObjectIdentifier($0.object) })
         var owners: [UInt32: [UInt32]] = [:]
@@ -43,6 +42,27 @@ enum TokenOwners {
             guard let holders = owners[token], holders.count == 1 else { continue }
             recorder.recordTokenOwner(holders[0], of: token)
         }
+    }
+
+    /// The registration tokens `object` keeps now, searched as ``record(in:)``
+    /// searches a known object (an object that removes itself by observer
+    /// while it keeps a block's token: the removal ends nothing).
+    static func tokens(keptBy object: AnyObject, in recorder: Recorder) -> Set<UInt32> {
+        let tokenIDs = liveTokens(recorder.liveObjectsNow(), recorder.registrationTokenIDs)
+        guard !tokenIDs.isEmpty else { return [] }
+        var search = Search(tokenIDs: tokenIDs, known: [])
+        search.visited.insert(ObjectIdentifier(object))
+        search.enter(object, classDepth: classDepthLimit)
+        return search.found
+    }
+
+    /// The live registration tokens among `live`, by identity.
+    private static func liveTokens(
+        _ live: [(id: UInt32, object: AnyObject)], _ tokens: Set<UInt32>
+    ) -> [ObjectIdentifier: UInt32] {
+        var tokenIDs: [ObjectIdentifier: UInt32] = [:]
+        for (id, object) in live where tokens.contains(id) { tokenIDs[ObjectIdentifier(object)] = id }
+        return tokenIDs
     }
 
     /// One known object's search for the tokens it holds.

@@ -436,6 +436,13 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         }
     }
 
+    /// The ids among `tokens` whose block registration here is still active.
+    func activeTokens(among tokens: Set<UInt32>) -> [UInt32] {
+        recorder.withLock {
+            tokens.filter { token in byObserver[token]?.contains { $0.isActive && $0.tokenForm } == true }.sorted()
+        }
+    }
+
     /// Whether an active registration takes posts on `channel` (any sender).
     func hasRegistration(forChannel channel: String) -> Bool {
         guard let channelID = recorder.knownStringID(channel) else {
