@@ -57,6 +57,8 @@ final class Recorder: @unchecked Sendable {
     @exclusivity(unchecked) private var overwrittenTokens: [UInt32: [UInt32]] = [:]
     /// Objects the app said it released, in order.
     @exclusivity(unchecked) private var releasedObjects: [UInt32] = []
+    /// Released objects a going registry held strongly (``keepIfReleased(_:)``).
+    @exclusivity(unchecked) private var keptReleased: [AnyObject] = []
     /// The registries recording here, so a leak check can detach registrations.
     @exclusivity(unchecked) private var registriesHere: [WeakRegistry] = []
     /// How many registries were alive at the last pruning of `registriesHere`.
@@ -709,6 +711,18 @@ final class Recorder: @unchecked Sendable {
     func recordRelease(_ id: UInt32, at location: CodeLocation) {
         record(Event(kind: .appRelease, object: id), at: location)
         lock.withLock { releasedObjects.append(id) }
+    }
+
+    /// Keeps, until the recorder ends, those of `objects` the app released:
+    /// a registry going frees them, after its registration held them past
+    /// their release (see `RegistrationStore.deinit`).
+    func keepIfReleased(_ objects: [AnyObject]) {
+        lock.withLock {
+            for object in objects {
+                guard let id = knownObjectIDLocked(for: object), releasedObjects.contains(id) else { continue }
+                keptReleased.append(object)
+            }
+        }
     }
 
     /// Objects the app released that are still alive, in id order.
