@@ -27,13 +27,14 @@ enum TokenOwners {
     static func record(in recorder: Recorder) {
         let live = recorder.liveObjectsNow()
         let tokens = recorder.registrationTokenIDs
-        let tokenIDs = liveTokens(live, tokens)
+        var tokenIDs: [ObjectIdentifier: UInt32] = [:]
+        for (id, object) in live where tokens.contains(id) { tokenIDs[ObjectIdentifier(object)] = id }
         guard !tokenIDs.isEmpty else { return }
         let known = Set(live.map { ObjectIdentifier($0.object) })
         var owners: [UInt32: [UInt32]] = [:]
         // A block's queue is tracked too; it holds no user's token.
         for (id, object) in live where !tokens.contains(id) && !(object is OperationQueue) {
-            var search = Search(tokenIDs: tokenIDs, known: known)
+            var search = Search(known: known) { tokenIDs[ObjectIdentifier($0)] }
             search.visited.insert(ObjectIdentifier(object))
             search.enter(object, classDepth: classDepthLimit)
             for token in search.found { owners[token, default: []].append(id) }
@@ -44,31 +45,20 @@ enum TokenOwners {
         }
     }
 
-    /// The registration tokens `object` keeps now, searched as ``record(in:)``
-    /// searches a known object (an object that removes itself by observer
-    /// while it keeps a block's token: the removal ends nothing).
-    static func tokens(keptBy object: AnyObject, in recorder: Recorder) -> Set<UInt32> {
-        let tokenIDs = liveTokens(recorder.liveObjectsNow(), recorder.registrationTokenIDs)
-        guard !tokenIDs.isEmpty else { return [] }
-        var search = Search(tokenIDs: tokenIDs, known: [])
+    /// The tokens `object` keeps now, searched as ``record(in:)`` searches a
+    /// known object; `tokenID` says which instances are tokens, and their id.
+    static func tokens(keptBy object: AnyObject, tokenID: @escaping (AnyObject) -> UInt32?) -> Set<UInt32> {
+        var search = Search(known: [], tokenID: tokenID)
         search.visited.insert(ObjectIdentifier(object))
         search.enter(object, classDepth: classDepthLimit)
         return search.found
     }
 
-    /// The live registration tokens among `live`, by identity.
-    private static func liveTokens(
-        _ live: [(id: UInt32, object: AnyObject)], _ tokens: Set<UInt32>
-    ) -> [ObjectIdentifier: UInt32] {
-        var tokenIDs: [ObjectIdentifier: UInt32] = [:]
-        for (id, object) in live where tokens.contains(id) { tokenIDs[ObjectIdentifier(object)] = id }
-        return tokenIDs
-    }
-
     /// One known object's search for the tokens it holds.
     private struct Search {
-        let tokenIDs: [ObjectIdentifier: UInt32]
         let known: Set<ObjectIdentifier>
+        /// The id of an instance that is a registration token.
+        let tokenID: (AnyObject) -> UInt32?
         var budget = TokenOwners.valueLimit
         var visited: Set<ObjectIdentifier> = []
         var found: Set<UInt32> = []
@@ -90,7 +80,7 @@ enum TokenOwners {
             guard budget > 0 else { return }
             if let object = classInstance(value) {
                 let key = ObjectIdentifier(object)
-                if let token = tokenIDs[key] {
+                if let token = tokenID(object) {
                     found.insert(token)
                     return
                 }

@@ -217,6 +217,11 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// A delivery that ran off its registration's isolation; a `hop` whose
     /// work ran off it.
     static let offIsolation = EventFlags(rawValue: 1 << 5)
+    /// `hop`: live, the handler may have handed its work on unseen (a `Task`
+    /// that ended before the handler returned leaves no trace), so it is
+    /// judged only by what it and its tasks record (shares its bit with
+    /// ``weak``, which only `add` and `delegateSet` use).
+    static let unseenHandOff = EventFlags(rawValue: 1 << 0)
     /// `scopeEscape`: the work was a registration, not a post.
     static let escapedRegistration = EventFlags(rawValue: 1 << 0)
     /// A delivery of an isolated registration that ran on the main actor.

@@ -187,7 +187,11 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     /// The tokens of this center's active block registrations that `object`
     /// keeps in its stored properties.
     func activeTokens(keptBy object: AnyObject) -> [UInt32] {
-        let kept = TokenOwners.tokens(keptBy: object, in: recorder)
+        let store = store
+        let kept = TokenOwners.tokens(keptBy: object) { instance in
+            guard let token = instance as? NotificationObserverToken, token.store === store else { return nil }
+            return token.observerID
+        }
         return kept.isEmpty ? [] : store.activeTokens(among: kept)
     }
 

@@ -70,6 +70,7 @@ struct ShopCartSynced: NotificationCenter.AsyncMessage {
 // article: isolation
 extension Notification.Name {
     static let cartSynced = Notification.Name("CartSynced")
+    static let bannerDidShow = Notification.Name("BannerDidShow")
 }
 
 @MainActor final class SyncBanner {
@@ -77,7 +78,8 @@ extension Notification.Name {
 
     init() {
         token = Observers.center.addObserver(forName: .cartSynced, object: nil, queue: nil) { _ in
-            print("synced: show the banner")
+            // Shows the banner, and tells the screen reader: main-actor work.
+            Observers.center.post(name: .bannerDidShow, object: nil)
         }
     }
 
