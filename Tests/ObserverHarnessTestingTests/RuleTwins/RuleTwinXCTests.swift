@@ -1,0 +1,36 @@
+import Foundation
+import ObserverHarness
+import ObserverHarnessTesting
+import ScopeJourneyApp
+import XCTest
+
+/// The twins through `ObserverHarnessTestCase`: a bug is expected with
+/// `expectFindings`, a near miss fails on any finding, as in an app's suite.
+final class RuleTwinXCTests: ObserverHarnessTestCase {
+    private func check(_ index: Int) async {
+        let twin = RuleTwins.all[index]
+        if twin.isBug { expectFindings([twin.rule]) }
+        guard let harness else { return XCTFail("no harness") }
+        await twin.run(twinHooks(harness))
+        await harness.settle()
+        for failure in twinFailures(twin, harness.analyze()) { XCTFail("\(twin): \(failure)") }
+    }
+
+    func testTwin00() async { await check(0) }
+    func testTwin01() async { await check(1) }
+    func testTwin02() async { await check(2) }
+    func testTwin03() async { await check(3) }
+    func testTwin04() async { await check(4) }
+    func testTwin05() async { await check(5) }
+    func testTwin06() async { await check(6) }
+    func testTwin07() async { await check(7) }
+    func testTwin08() async { await check(8) }
+    func testTwin09() async { await check(9) }
+    func testTwin10() async { await check(10) }
+    func testTwin11() async { await check(11) }
+    func testTwin12() async { await check(12) }
+
+    func testEveryTwinHasATest() {
+        XCTAssertEqual(RuleTwins.all.count, 13, "add a testTwinNN for each new twin")
+    }
+}

@@ -1,0 +1,343 @@
+import Foundation
+import ObserverHarnessInterface
+
+// Live twins of the rule pages' examples: app code on the interface product,
+// one bug and its clean near miss per example, each doing its observer work
+// with the timing disturbed (`Jitter`) before and after handlers, in tasks
+// and on queues. A test runs each many times under a harness and expects
+// the rule at the twin's marked line, or nothing, every run.
+
+/// Random short pauses where app code meets the scheduler.
+public enum Jitter {
+    /// Sleeps up to 200 µs, half of the time.
+    public static func pause() {
+        guard Bool.random() else { return }
+        usleep(UInt32.random(in: 1...200))
+    }
+
+    /// Runs `body` on a global queue after a pause, and waits for it.
+    public static func onQueue(_ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                pause()
+                body()
+                done.resume()
+            }
+        }
+    }
+}
+
+/// What a twin asks of the test around it: to say the app let an object go,
+/// and to wait until async observers have settled.
+public struct TwinHooks: Sendable {
+    public let release: @Sendable (AnyObject) -> Void
+    public let settle: @Sendable () async -> Void
+
+    public init(release: @escaping @Sendable (AnyObject) -> Void, settle: @escaping @Sendable () async -> Void) {
+        self.release = release
+        self.settle = settle
+    }
+}
+
+/// One example of a rule page, live.
+public struct RuleTwin: Sendable, CustomStringConvertible {
+    public let rule: String
+    public let name: String
+    /// The app line the finding is reported at; nil for a clean near miss.
+    public let line: Int?
+    public let run: @Sendable (TwinHooks) async -> Void
+
+    public var isBug: Bool { line != nil }
+    public var description: String { "\(rule): \(name) (\(isBug ? "bug" : "near miss"))" }
+}
+
+extension Notification.Name {
+    static let twinCartSynced = Notification.Name("Twins.CartSynced")
+    static let twinBannerDidShow = Notification.Name("Twins.BannerDidShow")
+    static let twinMeterReading = Notification.Name("Twins.MeterReading")
+    static let twinUploadProgress = Notification.Name("Twins.UploadProgress")
+    static let twinUploadFinished = Notification.Name("Twins.UploadFinished")
+    static let twinLogout = Notification.Name("Twins.Logout")
+}
+
+/// An upload: the sender of its progress.
+final class TwinUpload: Sendable {}
+
+/// A box for tokens a handler reads.
+final class TokenBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String: any NSObjectProtocol] = [:]
+    subscript(key: String) -> (any NSObjectProtocol)? {
+        get { lock.withLock { stored[key] } }
+        set { lock.withLock { stored[key] = newValue } }
+    }
+}
+
+// MARK: delivery-off-isolation
+
+/// A banner set up on the main actor that announces itself when a sync ends.
+@MainActor final class TwinSyncBanner {
+    static let registrationLine = #line + 4
+    var token: (any NSObjectProtocol)?
+    var announcer: (any NSObjectProtocol)?
+    init(center: any NotificationCenterProtocol) {
+        token = center.addObserver(forName: .twinCartSynced, object: nil, queue: nil) { _ in
+            Jitter.pause()
+            center.post(name: .twinBannerDidShow, object: nil)  // main-actor work, off the main actor
+        }
+        // The screen reader's: it only hops to the main actor.
+        announcer = center.addObserver(forName: .twinBannerDidShow, object: nil, queue: nil) { _ in
+            Task { @MainActor in Jitter.pause() }
+        }
+    }
+    func close(_ center: any NotificationCenterProtocol) {
+        for token in [token, announcer].compactMap({ $0 }) { center.removeObserver(token) }
+    }
+}
+
+/// An actor whose handler only hops onto it (the rule's own fix).
+actor TwinEnergyMeter {
+    private var token: (any NSObjectProtocol)?
+    private var total = 0
+    func start(_ center: any NotificationCenterProtocol) {
+        token = center.addObserver(forName: .twinMeterReading, object: nil, queue: nil) { [weak self] note in
+            let watts = note.userInfo?["watts"] as? Int ?? 0
+            Task {
+                Jitter.pause()
+                await self?.ingest(watts)
+            }
+            Jitter.pause()
+        }
+    }
+    func ingest(_ watts: Int) { total += watts }
+    func stop(_ center: any NotificationCenterProtocol) { if let token { center.removeObserver(token) } }
+}
+
+// MARK: mutation-during-notify
+
+/// An upload row: when its upload finishes it stops observing.
+final class TwinUploadRow: @unchecked Sendable {
+    static let laterRemovalLine = #line + 11
+    let tokens = TokenBox()
+    init(center: any NotificationCenterProtocol, task: AnyObject, alsoLogsFinish: Bool) {
+        tokens["progress"] = center.addObserver(forName: .twinUploadProgress, object: task, queue: nil) { _ in }
+        tokens["finished"] = center.addObserver(forName: .twinUploadFinished, object: nil, queue: nil) {
+            [tokens] _ in
+            Jitter.pause()
+            if let progress = tokens["progress"] { center.removeObserver(progress) }  // another channel's
+            if let finished = tokens["finished"] { center.removeObserver(finished) }  // its own
+            if alsoLogsFinish, let log = tokens["log"] {
+                // The log's registration, on this channel, not reached yet.
+                center.removeObserver(log)
+            }
+        }
+        if alsoLogsFinish {
+            tokens["log"] = center.addObserver(forName: .twinUploadFinished, object: nil, queue: nil) { _ in }
+        }
+    }
+}
+
+// MARK: unbalanced-removal
+
+/// A screen that registers a block and keeps its token.
+final class TwinLogoutScreen: @unchecked Sendable {
+    static let removalLine = #line + 11
+    let center: any NotificationCenterProtocol
+    var token: (any NSObjectProtocol)?
+    init(center: any NotificationCenterProtocol) {
+        self.center = center
+        token = center.addObserver(forName: .twinLogout, object: nil, queue: nil) { _ in Jitter.pause() }
+    }
+    func close(removingToken: Bool) {
+        if removingToken, let token {
+            center.removeObserver(token)
+        } else {
+            center.removeObserver(self)  // ends nothing: the registration is the token's
+        }
+    }
+}
+
+// MARK: registration-keeps-observer-alive, duplicate-registration
+
+final class TwinHUD {}
+
+enum TwinLists {
+    static let strongAddLine = #line + 5
+    /// A list that holds its observers strongly, made and dropped in one go.
+    static func showHUD(hooks: TwinHooks, removesBeforeRelease: Bool) async {
+        let list = ObserverList<TwinHUD>("huds", hold: .strong)
+        var hud: TwinHUD? = TwinHUD()
+        list.add(hud!)
+        await Task { Jitter.pause() }.value
+        list.notify { _ in Jitter.pause() }
+        if removesBeforeRelease { list.remove(hud!) }
+        hooks.release(hud!)
+        hud = nil
+    }
+
+    static let duplicateAddLine = #line + 6
+    /// A screen that registers again each time it appears.
+    static func appear(times: Int) async {
+        let list = ObserverList<TwinHUD>("screens", hold: .weak)
+        let screen = TwinHUD()
+        for _ in 0..<times {
+            list.add(screen)
+            await Jitter.onQueue { list.notify { _ in Jitter.pause() } }
+        }
+        list.remove(screen)
+    }
+}
+
+// MARK: message-dropped
+
+@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+public final class TwinCart: Sendable {}
+
+@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+struct TwinCartRevised: NotificationCenter.AsyncMessage {
+    typealias Subject = TwinCart
+    let revision: Int
+}
+
+/// A main-actor history the test does not track; its loop keeps one message.
+@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+@MainActor final class TwinSyncHistory {
+    nonisolated static let loopLine = #line + 7
+    var revisions: [Int] = []
+    var task: Task<Void, Never>?
+    init(cart: TwinCart) {
+        // Main-actor work queued first: the loop's task waits behind it.
+        Task { @MainActor in Jitter.pause() }
+        task = Task { [weak self] in
+            for await message in Observers.center.messages(of: cart, for: TwinCartRevised.self, bufferSize: 1) {
+                self?.revisions.append(message.revision)
+            }
+        }
+    }
+    deinit { task?.cancel() }
+}
+
+// MARK: The table
+
+public enum RuleTwins {
+    /// Every twin, bug and near miss.
+    public static let all: [RuleTwin] = isolation + mutation + removal + lifetime + duplicates + messages
+
+    static let isolation = [
+        RuleTwin(
+            rule: "delivery-off-isolation", name: "a banner posting from a background sync's handler",
+            line: TwinSyncBanner.registrationLine
+        ) { _ in
+            let center = Observers.center
+            let banner = await TwinSyncBanner(center: center)
+            await Jitter.onQueue { center.post(name: .twinCartSynced, object: nil) }
+            await banner.close(center)
+        },
+        RuleTwin(rule: "delivery-off-isolation", name: "a banner synced on the main actor", line: nil) { _ in
+            let center = Observers.center
+            let banner = await TwinSyncBanner(center: center)
+            await MainActor.run { center.post(name: .twinCartSynced, object: nil) }
+            await banner.close(center)
+        },
+        RuleTwin(rule: "delivery-off-isolation", name: "a meter whose handler only hops onto its actor", line: nil) {
+            _ in
+            let center = Observers.center
+            let meter = TwinEnergyMeter()
+            await meter.start(center)
+            await MainActor.run { center.post(name: .twinMeterReading, object: nil, userInfo: ["watts": 40]) }
+            await Task { Jitter.pause() }.value
+            await meter.stop(center)
+        },
+    ]
+
+    static let mutation = [
+        RuleTwin(
+            rule: "mutation-during-notify", name: "a finished handler removing a registration not reached yet",
+            line: TwinUploadRow.laterRemovalLine
+        ) { _ in
+            let center = Observers.center
+            let task = TwinUpload()
+            let row = TwinUploadRow(center: center, task: task, alsoLogsFinish: true)
+            await Jitter.onQueue { center.post(name: .twinUploadFinished, object: task) }
+            withExtendedLifetime(row) {}
+        },
+        RuleTwin(
+            rule: "mutation-during-notify", name: "a finished handler removing another channel's token",
+            line: nil
+        ) { _ in
+            let center = Observers.center
+            let task = TwinUpload()
+            let row = TwinUploadRow(center: center, task: task, alsoLogsFinish: false)
+            await Jitter.onQueue { center.post(name: .twinUploadFinished, object: task) }
+            withExtendedLifetime(row) {}
+        },
+    ]
+
+    static let removal = [
+        RuleTwin(
+            rule: "unbalanced-removal", name: "a screen removing itself while it keeps its block's token",
+            line: TwinLogoutScreen.removalLine
+        ) { _ in
+            let screen = TwinLogoutScreen(center: Observers.center)
+            await Jitter.onQueue { screen.center.post(name: .twinLogout, object: nil) }
+            screen.close(removingToken: false)
+            if let token = screen.token { screen.center.removeObserver(token) }
+        },
+        RuleTwin(rule: "unbalanced-removal", name: "a screen removing its token", line: nil) { _ in
+            let screen = TwinLogoutScreen(center: Observers.center)
+            await Jitter.onQueue { screen.center.post(name: .twinLogout, object: nil) }
+            screen.close(removingToken: true)
+        },
+    ]
+
+    static let lifetime = [
+        RuleTwin(
+            rule: "registration-keeps-observer-alive", name: "a strong list made and dropped in the test",
+            line: TwinLists.strongAddLine
+        ) { hooks in
+            await TwinLists.showHUD(hooks: hooks, removesBeforeRelease: false)
+        },
+        RuleTwin(
+            rule: "registration-keeps-observer-alive", name: "a strong list, its HUD removed before release",
+            line: nil
+        ) { hooks in
+            await TwinLists.showHUD(hooks: hooks, removesBeforeRelease: true)
+        },
+    ]
+
+    static let duplicates = [
+        RuleTwin(
+            rule: "duplicate-registration", name: "a screen added on each appearance",
+            line: TwinLists.duplicateAddLine
+        ) { _ in await TwinLists.appear(times: 2) },
+        RuleTwin(rule: "duplicate-registration", name: "a screen that appears once", line: nil) { _ in
+            await TwinLists.appear(times: 1)
+        },
+    ]
+
+    static var messages: [RuleTwin] {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else { return [] }
+        return [true, false].map { burst in
+            RuleTwin(
+                rule: "message-dropped",
+                name: burst ? "an untracked history's loop, three syncs at once" : "one sync at a time",
+                line: burst ? TwinSyncHistory.loopLine : nil
+            ) { hooks in
+                let cart = TwinCart()
+                let history = await TwinSyncHistory(cart: cart)
+                await hooks.settle()  // its loop listens
+                let center = Observers.center
+                // From the main actor, which the loop needs to take a message: a burst outruns it.
+                await MainActor.run {
+                    for revision in 1...(burst ? 3 : 1) {
+                        center.post(TwinCartRevised(revision: revision), subject: cart)
+                        Jitter.pause()
+                    }
+                }
+                await hooks.settle()
+                await history.task?.cancel()
+                await hooks.settle()
+            }
+        }
+    }
+}
