@@ -171,7 +171,11 @@ extension Live {
                 let cart = LiveCart()
                 let history = await UntrackedHistory(center: center, cart: cart, busyMainActor: true)
                 await harness.settle()
+                // The main actor, which the loop takes messages on, is busy until the burst is in.
+                let gate = DispatchSemaphore(value: 0)
+                Task { @MainActor in gate.wait() }
                 for revision in 1...(burst ? 3 : 1) { center.post(LiveCartSynced(revision: revision), subject: cart) }
+                gate.signal()
                 await harness.settle()
                 let revisions = await history.revisions
                 #expect(burst ? !revisions.contains(2) && !revisions.isEmpty : revisions == [1])
