@@ -58,6 +58,10 @@ extension Notification.Name {
     static let twinUploadProgress = Notification.Name("Twins.UploadProgress")
     static let twinUploadFinished = Notification.Name("Twins.UploadFinished")
     static let twinLogout = Notification.Name("Twins.Logout")
+    static let twinAddToCart = Notification.Name("Twins.AddToCart")
+    static let twinAddToCard = Notification.Name("Twins.AddToCard")
+    static let twinTextChanged = Notification.Name("Twins.TextChanged")
+    static let twinPreviewChanged = Notification.Name("Twins.PreviewChanged")
 }
 
 /// An upload: the sender of its progress.
@@ -217,11 +221,143 @@ struct TwinCartRevised: NotificationCenter.AsyncMessage {
     deinit { task?.cancel() }
 }
 
+// MARK: value-object-filter, channel-name-typo, notification-cycle
+
+/// A cell announcing an add to its cart.
+enum TwinCartPosts {
+    static let valuePostLine = #line + 4
+    static func announce(sendingValue: Bool, typo: Bool) async {
+        let center = Observers.center
+        let token = center.addObserver(forName: .twinAddToCart, object: nil, queue: nil) { _ in Jitter.pause() }
+        if sendingValue { center.post(name: .twinAddToCart, object: 42) }
+        if typo {
+            await Jitter.onQueue { center.post(name: .twinAddToCard, object: nil) }  // one letter off
+        } else {
+            await Jitter.onQueue { center.post(name: .twinAddToCart, object: nil) }
+        }
+        center.removeObserver(token)
+    }
+    static let typoPostLine = valuePostLine + 2
+}
+
+/// A form and its preview, each following the other.
+enum TwinPreviewForm {
+    static let previewLine = #line + 8
+    static func edit(previewReposts: Bool) async {
+        let center = Observers.center
+        let form = center.addObserver(forName: .twinTextChanged, object: nil, queue: nil) { _ in
+            Jitter.pause()
+            center.post(name: .twinPreviewChanged, object: nil)
+        }
+        let preview = center.addObserver(forName: .twinPreviewChanged, object: nil, queue: nil) { _ in
+            if previewReposts { center.post(name: .twinTextChanged, object: nil) }
+        }
+        await Jitter.onQueue { center.post(name: .twinTextChanged, object: nil) }
+        center.removeObserver(form)
+        center.removeObserver(preview)
+    }
+}
+
+// MARK: delegate-overwritten, discarded-token, notify-after-dealloc
+
+protocol TwinLocationDelegate: AnyObject { func didMove() }
+final class TwinMapScreen: TwinLocationDelegate { func didMove() { Jitter.pause() } }
+final class TwinLocationManager: @unchecked Sendable {
+    lazy var delegate = DelegateSlot(of: self, as: (any TwinLocationDelegate).self)
+}
+
+enum TwinDelegates {
+    static let secondSetLine = #line + 7
+    static func handOver(clearingFirst: Bool) async {
+        let manager = TwinLocationManager()
+        let map = TwinMapScreen(), weather = TwinMapScreen()
+        manager.delegate.set(map)
+        await Jitter.onQueue { manager.delegate.call { $0.didMove() } }
+        if clearingFirst { manager.delegate.set(nil) }
+        manager.delegate.set(weather)
+        await Jitter.onQueue { manager.delegate.call { $0.didMove() } }
+        withExtendedLifetime((map, weather)) {}
+    }
+}
+
+enum TwinTokens {
+    static let droppedLine = #line + 3
+    static func observeLogout(keepingToken: Bool) async {
+        let center = Observers.center
+        var token: (any NSObjectProtocol)? = center.addObserver(forName: .twinLogout, object: nil, queue: nil) {
+            _ in Jitter.pause()
+        }
+        await Jitter.onQueue { center.post(name: .twinLogout, object: nil) }
+        if keepingToken, let kept = token { center.removeObserver(kept) }
+        token = nil  // dropped: without its token the registration can never be removed
+    }
+
+    static let unownedAddLine = #line + 5
+    static func notifyPlayers(removingFirst: Bool) async {
+        let list = ObserverList<TwinHUD>("players", hold: .unowned)
+        await Task {
+            var player: TwinHUD? = TwinHUD()
+            list.add(player!)
+            if removingFirst { list.remove(player!) }
+            player = nil
+        }.value
+        await Jitter.onQueue { list.notify { _ in } }
+    }
+}
+
 // MARK: The table
 
 public enum RuleTwins {
     /// Every twin, bug and near miss.
-    public static let all: [RuleTwin] = isolation + mutation + removal + lifetime + duplicates + messages
+    public static let all: [RuleTwin] =
+        isolation + mutation + removal + lifetime + duplicates + messages + posts + delegates + tokens
+
+    static let posts = [
+        RuleTwin(
+            rule: "value-object-filter", name: "a post with a number as its object",
+            line: TwinCartPosts.valuePostLine
+        ) { _ in await TwinCartPosts.announce(sendingValue: true, typo: false) },
+        RuleTwin(rule: "value-object-filter", name: "a post with no object", line: nil) { _ in
+            await TwinCartPosts.announce(sendingValue: false, typo: false)
+        },
+        RuleTwin(
+            rule: "channel-name-typo", name: "a post one letter off the observed name",
+            line: TwinCartPosts.typoPostLine
+        ) { _ in await TwinCartPosts.announce(sendingValue: false, typo: true) },
+        RuleTwin(
+            rule: "notification-cycle", name: "a preview that posts the form's change back",
+            line: TwinPreviewForm.previewLine
+        ) { _ in await TwinPreviewForm.edit(previewReposts: true) },
+        RuleTwin(rule: "notification-cycle", name: "a preview that only shows the change", line: nil) { _ in
+            await TwinPreviewForm.edit(previewReposts: false)
+        },
+    ]
+
+    static let delegates = [
+        RuleTwin(
+            rule: "delegate-overwritten", name: "a second screen taking the live delegate",
+            line: TwinDelegates.secondSetLine
+        ) { _ in await TwinDelegates.handOver(clearingFirst: false) },
+        RuleTwin(rule: "delegate-overwritten", name: "the delegate cleared before the next", line: nil) { _ in
+            await TwinDelegates.handOver(clearingFirst: true)
+        },
+    ]
+
+    static let tokens = [
+        RuleTwin(rule: "discarded-token", name: "a block whose token is dropped", line: TwinTokens.droppedLine) {
+            _ in await TwinTokens.observeLogout(keepingToken: false)
+        },
+        RuleTwin(rule: "discarded-token", name: "a block removed by its token", line: nil) { _ in
+            await TwinTokens.observeLogout(keepingToken: true)
+        },
+        RuleTwin(
+            rule: "notify-after-dealloc", name: "an unowned player freed, then notified",
+            line: TwinTokens.unownedAddLine
+        ) { _ in await TwinTokens.notifyPlayers(removingFirst: false) },
+        RuleTwin(rule: "notify-after-dealloc", name: "an unowned player removed, then freed", line: nil) { _ in
+            await TwinTokens.notifyPlayers(removingFirst: true)
+        },
+    ]
 
     static let isolation = [
         RuleTwin(

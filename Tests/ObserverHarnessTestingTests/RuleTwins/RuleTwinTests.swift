@@ -15,7 +15,8 @@ func twinFailures(_ twin: RuleTwin, _ report: Report) -> [String] {
         $0.rule == twin.rule && $0.site?.file == "ScopeJourneyApp/RuleTwins.swift" && $0.site?.line == line
     }
     guard atLine.count == 1, failing.count == 1 else {
-        return ["expected one \(twin.rule) at RuleTwins.swift:\(line): \(failing.map { "\($0.rule) \($0.message)" })"]
+        let got = failing.map { "\($0.rule) at \($0.site.map { "\($0.file):\($0.line)" } ?? "-"): \($0.message)" }
+        return ["expected one \(twin.rule) at RuleTwins.swift:\(line): \(got)"]
     }
     return []
 }
