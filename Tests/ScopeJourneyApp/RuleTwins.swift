@@ -27,13 +27,19 @@ public enum Jitter {
     }
 }
 
-/// What a twin asks of the test around it: to say the app let an object go,
-/// and to wait until async observers have settled.
+/// What a twin asks of the test around it, as the rule pages say: to track
+/// an object, to say the app let one go, and to wait until async observers
+/// have settled.
 public struct TwinHooks: Sendable {
+    public let track: @Sendable (AnyObject) -> Void
     public let release: @Sendable (AnyObject) -> Void
     public let settle: @Sendable () async -> Void
 
-    public init(release: @escaping @Sendable (AnyObject) -> Void, settle: @escaping @Sendable () async -> Void) {
+    public init(
+        track: @escaping @Sendable (AnyObject) -> Void, release: @escaping @Sendable (AnyObject) -> Void,
+        settle: @escaping @Sendable () async -> Void
+    ) {
+        self.track = track
         self.release = release
         self.settle = settle
     }
@@ -225,12 +231,13 @@ struct TwinCartRevised: NotificationCenter.AsyncMessage {
 
 /// A cell announcing an add to its cart.
 enum TwinCartPosts {
-    static let valuePostLine = #line + 4
+    static let valuePostLine = #line + 5
     static func announce(sendingValue: Bool, typo: Bool) async {
         let center = Observers.center
         let token = center.addObserver(forName: .twinAddToCart, object: nil, queue: nil) { _ in Jitter.pause() }
-        if sendingValue { center.post(name: .twinAddToCart, object: 42) }
-        if typo {
+        if sendingValue {
+            center.post(name: .twinAddToCart, object: 42)
+        } else if typo {
             await Jitter.onQueue { center.post(name: .twinAddToCard, object: nil) }  // one letter off
         } else {
             await Jitter.onQueue { center.post(name: .twinAddToCart, object: nil) }
@@ -305,12 +312,117 @@ enum TwinTokens {
     }
 }
 
+// MARK: unobserved-post, observed-object-deallocated, async-observer-outlives-owner
+
+enum TwinUploads {
+    static let postLine = #line + 5
+    static func finish(observed: Bool) async {
+        let center = Observers.center
+        let uploader = TwinUpload()
+        let gallery = observed ? center.addObserver(forName: .twinUploadDone, object: nil, queue: nil) { _ in } : nil
+        await Jitter.onQueue { center.post(name: .twinUploadDone, object: uploader) }
+        if let gallery { center.removeObserver(gallery) }
+    }
+}
+
+final class TwinPlayer {
+    lazy var currentTime = ObservedProperty("currentTime", of: self, initialValue: 0)
+}
+
+final class TwinProgressView {}
+
+enum TwinPlayback {
+    static let observeLine = #line + 5
+    static func play(removingFirst: Bool) async {
+        let view = TwinProgressView()
+        do {
+            let player = TwinPlayer()
+            player.currentTime.addObserver(view) { _, _ in Jitter.pause() }
+            player.currentTime.set(1)
+            if removingFirst { player.currentTime.removeObserver(view) }
+        }
+        await Jitter.onQueue {}
+        withExtendedLifetime(view) {}
+    }
+}
+
+extension Notification.Name {
+    static let twinUploadDone = Notification.Name("Twins.UploadDone")
+    static let twinThemeChanged = Notification.Name("Twins.ThemeChanged")
+}
+
+/// A screen whose theme loop runs in a task it keeps.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+final class TwinThemeScreen: @unchecked Sendable {
+    static let loopLine = #line + 9
+    var task: Task<Void, Never>?
+    let cancelsInDeinit: Bool
+    private(set) var reloads = 0
+
+    init(capturesStrongly: Bool) {
+        cancelsInDeinit = !capturesStrongly
+        let center = Observers.center
+        if capturesStrongly {
+            task = Task { for await _ in center.postedNotifications(named: .twinThemeChanged) { self.reload() } }
+        } else {
+            task = Task { [weak self] in
+                for await _ in center.postedNotifications(named: .twinThemeChanged) { self?.reload() }
+            }
+        }
+    }
+
+    func reload() {
+        Jitter.pause()
+        reloads += 1
+    }
+
+    deinit { if cancelsInDeinit { task?.cancel() } }
+}
+
 // MARK: The table
 
 public enum RuleTwins {
     /// Every twin, bug and near miss.
     public static let all: [RuleTwin] =
-        isolation + mutation + removal + lifetime + duplicates + messages + posts + delegates + tokens
+        isolation + mutation + removal + lifetime + duplicates + messages + posts + delegates + tokens + lifetimes
+        + loops
+
+    static let lifetimes = [
+        RuleTwin(rule: "unobserved-post", name: "an upload's end nobody observes", line: TwinUploads.postLine) { _ in
+            await TwinUploads.finish(observed: false)
+        },
+        RuleTwin(rule: "unobserved-post", name: "an upload's end the gallery observes", line: nil) { _ in
+            await TwinUploads.finish(observed: true)
+        },
+        RuleTwin(
+            rule: "observed-object-deallocated", name: "a player freed while its time is observed",
+            line: TwinPlayback.observeLine
+        ) { _ in await TwinPlayback.play(removingFirst: false) },
+        RuleTwin(
+            rule: "observed-object-deallocated", name: "the observation removed before the player goes",
+            line: nil
+        ) { _ in await TwinPlayback.play(removingFirst: true) },
+    ]
+
+    static var loops: [RuleTwin] {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return [] }
+        return [true, false].map { strong in
+            RuleTwin(
+                rule: "async-observer-outlives-owner",
+                name: strong ? "a theme loop capturing its screen" : "a theme loop cancelled as its screen goes",
+                line: strong ? TwinThemeScreen.loopLine : nil
+            ) { hooks in
+                let center = Observers.center
+                var screen: TwinThemeScreen? = TwinThemeScreen(capturesStrongly: strong)
+                hooks.track(screen!)  // the object that keeps the loop's task
+                await hooks.settle()
+                await Jitter.onQueue { center.post(name: .twinThemeChanged, object: nil) }
+                hooks.release(screen!)
+                screen = nil
+                await hooks.settle()
+            }
+        }
+    }
 
     static let posts = [
         RuleTwin(
