@@ -6,6 +6,18 @@ import ObserverHarnessInterface
 // with the timing disturbed (`Jitter`) before and after handlers, in tasks
 // and on queues. A test runs each many times under a harness and expects
 // the rule at the twin's marked line, or nothing, every run.
+//
+// Rules without twins, and why:
+// - `escaped-test-scope` is live-only by its descriptor and has no page
+//   examples: it reports work several tests' scopes could each own.
+// - `exploration-limit` is a bound of scenario replay: nothing live reaches it.
+// - `ordering-dependence`: one live run shows one order; live, the rule is
+//   `assertOrderIndependent`, tested in `OrderIndependenceTests`.
+// - `broadcast-as-command` needs each handler's effect noted with
+//   `harness.noteAction`, which app code on the interface cannot call.
+// - Not twinned yet: `delegate-as-broadcast`, `observation-not-rearmed`,
+//   `single-receiver-broadcast`, `dangling-registration`, and the second and
+//   third examples of pages that have several.
 
 /// Random short pauses where app code meets the scheduler.
 public enum Jitter {
