@@ -45,12 +45,15 @@ enum TokenOwners {
         }
     }
 
-    /// The tokens `object` keeps now, searched as ``record(in:)`` searches a
-    /// known object; `tokenID` says which instances are tokens, and their id.
+    /// The tokens `object` keeps now in its own stored values (optionals,
+    /// collections, structs; `tokenID` says which instances are tokens, and
+    /// their id). Unlike ``record(in:)``, which runs when the test checks,
+    /// this runs while the app runs: other objects it references may be
+    /// changing on other threads, so none is entered.
     static func tokens(keptBy object: AnyObject, tokenID: @escaping (AnyObject) -> UInt32?) -> Set<UInt32> {
         var search = Search(known: [], tokenID: tokenID)
         search.visited.insert(ObjectIdentifier(object))
-        search.enter(object, classDepth: classDepthLimit)
+        search.enter(object, classDepth: 0)
         return search.found
     }
 
