@@ -5,13 +5,29 @@ import Foundation
 // center) still conforms. Foundation's center, the harness's and the router
 // implement them all; a conformer of the earlier shape gets:
 // - `postedNotifications(named:…)` built on its own classic `addObserver` and
-//   `removeObserver`, so a wrapper's loops go through the wrapper;
+//   `removeObserver`, so a wrapper's loops go through the wrapper, or on its
+//   own `notifications(named:…location:)`, the requirement's earlier name;
 // - typed messages on Foundation's default center, which is what app code
 //   reaches in production. Implement them to forward to a base center instead.
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension NotificationCenterProtocol {
+    // The async sequence has two names, the current one and the deprecated
+    // earlier one, so a center written against either is called as it was:
+    // the current requirement's default calls the earlier one, whose default
+    // builds the loop on the center's own classic methods. A center that
+    // implements neither gets that build; one that implements either gets its own.
+
     public func postedNotifications(
+        named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
+        location: CodeLocation
+    ) -> AsyncObserverSequence<PostedNotification> {
+        (EarlierSpelling() as any EarlierSpellingCall).notifications(
+            on: self, named: name, object: object, owner: owner, location: location)
+    }
+
+    @available(*, deprecated, renamed: "postedNotifications(named:object:owner:location:)")
+    public func notifications(
         named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
         location: CodeLocation
     ) -> AsyncObserverSequence<PostedNotification> {
@@ -26,6 +42,28 @@ extension NotificationCenterProtocol {
             iterator.setUnregister { [weak self] in self?.removeObserver(registration, location: location) }
             return iterator
         }
+    }
+}
+
+/// Calls the deprecated requirement without a deprecation warning in this
+/// package: a call made from a deprecated witness, reached through a
+/// protocol that is not deprecated, is not diagnosed.
+private protocol EarlierSpellingCall {
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func notifications(
+        on center: some NotificationCenterProtocol, named name: Notification.Name, object: AnyObject?,
+        owner: AnyObject?, location: CodeLocation
+    ) -> AsyncObserverSequence<PostedNotification>
+}
+
+private struct EarlierSpelling: EarlierSpellingCall {
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    @available(*, deprecated)
+    func notifications(
+        on center: some NotificationCenterProtocol, named name: Notification.Name, object: AnyObject?,
+        owner: AnyObject?, location: CodeLocation
+    ) -> AsyncObserverSequence<PostedNotification> {
+        center.notifications(named: name, object: object, owner: owner, location: location)
     }
 }
 

@@ -38,19 +38,19 @@ extension NotificationCenterProtocol {
             location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    /// Renamed ``postedNotifications(named:object:owner:fileID:filePath:line:column:)``:
-    /// on Darwin, Foundation's own `notifications(named:object:)` (elements
-    /// `Notification`) won over this one for a value typed `NotificationCenter`,
-    /// so the same line compiled to two different sequences.
-    @available(
-        *, unavailable, renamed: "postedNotifications(named:object:owner:)",
-        message: "renamed so that it never collides with Darwin Foundation's notifications(named:object:)"
-    )
+    /// The earlier name of ``postedNotifications(named:object:owner:fileID:filePath:line:column:)``,
+    /// deprecated: on Darwin, Foundation's own `notifications(named:object:)`
+    /// (elements `Notification`) answers a call on a value typed
+    /// `NotificationCenter` that passes no `owner:`, so this spelling meant two
+    /// different sequences there.
+    @available(*, deprecated, renamed: "postedNotifications(named:object:owner:)")
     public func notifications(
         named name: Notification.Name, object: AnyObject? = nil, owner: AnyObject? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> AsyncObserverSequence<PostedNotification> {
-        postedNotifications(named: name, object: object, owner: owner)
+        postedNotifications(
+            named: name, object: object, owner: owner,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 }
 

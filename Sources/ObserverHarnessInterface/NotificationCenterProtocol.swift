@@ -43,6 +43,15 @@ public protocol NotificationCenterProtocol: AnyObject, Sendable {
         named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
         location: CodeLocation
     ) -> AsyncObserverSequence<PostedNotification>
+    /// The earlier name of ``postedNotifications(named:object:owner:location:)``.
+    /// A center written against it keeps working: the new requirement's
+    /// default calls it (NotificationCenterProtocol+Defaults.swift).
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    @available(*, deprecated, renamed: "postedNotifications(named:object:owner:location:)")
+    func notifications(
+        named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
+        location: CodeLocation
+    ) -> AsyncObserverSequence<PostedNotification>
 
     @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
     func addObserver<Message: NotificationCenter.MainActorMessage>(

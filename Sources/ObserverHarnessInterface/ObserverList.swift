@@ -147,7 +147,13 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         }
         // Who is called is fixed when the post starts: an observer removed by
         // a handler meanwhile is still called, one added is not.
-        let snapshot = lock.locked { entries }
+        Self.forEachLive(in: lock.locked { entries }, channel: channel, body)
+    }
+
+    /// Calls `body` on each live, unremoved observer of `channel` in
+    /// `snapshot`, in order: whom `notify` calls, and what `observers` lists.
+    @inlinable
+    static func forEachLive(in snapshot: [ObserverListEntry], channel: String, _ body: (Observer) -> Void) {
         // Read each entry in place: copying one would copy its weak reference.
         snapshot.withUnsafeBufferPointer { entries in
             for index in entries.indices where !entries[index].isRemoved && entries[index].channel == channel {
@@ -164,6 +170,26 @@ public final class ObserverList<Observer>: @unchecked Sendable {
                 withExtendedLifetime(object) {}
             }
         }
+    }
+
+    /// The observers `notify(channel:)` would call now, in the order it calls
+    /// them in the app: those added on `channel`, not removed, and alive (an
+    /// observer added twice appears twice). A copy: the list may change
+    /// afterwards. Under the harness it is read without being recorded, in
+    /// registration order (a harness exploring other delivery orders may call
+    /// them in another).
+    ///
+    /// ```swift
+    /// var themeObservers: [any ThemeObserver] { observers.observers() }
+    /// ```
+    public func observers(channel: String = "") -> [Observer] {
+        if let backend {
+            // The backend holds only objects `add` took as `Observer`s.
+            return backend.observers(channel: channel).compactMap { $0 as? Observer }
+        }
+        var result: [Observer] = []
+        Self.forEachLive(in: lock.locked { entries }, channel: channel) { result.append($0) }
+        return result
     }
 
     /// How many registrations are active (live observers, on any channel).

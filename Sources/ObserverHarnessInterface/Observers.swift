@@ -17,14 +17,13 @@ import Foundation
 /// `withDependencies`, so parallel tests never see each other's registries.
 /// Work that leaves the scope's task — a `DispatchQueue` block, an
 /// `OperationQueue`, a `Thread`, a timer, `Task.detached` — still talks to the
-/// same center: while one test's scope is open it is that test's, and with
-/// several open (tests run in parallel) it behaves as the production center
-/// and the harness reports the hop at the app's line. Carry the scope across
-/// such a hop with ``withEscapedScope(_:)``.
+/// same center, as in the app, and is recorded in the test it is tied to (the
+/// center an object stored when the test made it, a sender only that test has
+/// used); work tied to no test reaches every running test, judged by none.
+/// Carry the scope across such a hop with ``withEscapedScope(_:)``.
 ///
 /// Storing `Observers.center` is safe: under a harness it is one router that
-/// finds the scope at each call, so a shared object that kept it talks to
-/// whichever test is running, never to a finished one.
+/// finds the test at each call, and never pins a finished test's harness.
 ///
 /// ``ObserverList``s, ``ObservedProperty``s and ``DelegateSlot``s belong to
 /// the object that makes them: one made inside the scope is instrumented,
@@ -113,6 +112,9 @@ package protocol ObserverListBackend: AnyObject, Sendable {
     func add(_ observer: AnyObject, channel: String, hold: Hold, location: CodeLocation)
     func remove(_ observer: AnyObject, channel: String?, location: CodeLocation)
     func notify(channel: String, location: CodeLocation, _ body: (AnyObject) -> Void)
+    /// The live observers a `notify` on `channel` would reach now, in
+    /// registration order; records nothing.
+    func observers(channel: String) -> [AnyObject]
     var count: Int { get }
 }
 

@@ -2,8 +2,9 @@ import ObserverHarness
 
 /// Fails for every object the test said it released
 /// (``Harness/noteReleased(_:fileID:filePath:line:column:)``) that is still
-/// alive, naming the registration or delegate slot that keeps it — the
-/// observer analogue of LeakCanary's `assertNoLeaks`.
+/// alive, naming the registration or delegate slot that keeps it and the
+/// chain of strong references that reaches it — the observer analogue of
+/// LeakCanary's `assertNoLeaks` and its leak trace.
 ///
 /// ```swift
 /// var screen: ProfileScreen? = ProfileScreen(manager: manager)
@@ -18,9 +19,6 @@ public func assertNoLeaks(
     let here = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let leaks = harness.outlivingObjects()
     for leak in leaks {
-        let message =
-            "Potential leak: \(leak.description) was released but is still alive"
-            + (leak.heldBy.map { "; \($0)" } ?? "; nothing the harness recorded holds it (check closures and caches)")
-        recordFailure(message, at: leak.site?.codeLocation ?? here)
+        recordFailure(leak.failureMessage, at: leak.site?.codeLocation ?? here)
     }
 }

@@ -16,8 +16,11 @@ package final class HarnessedTest: Sendable {
     /// left running, which the check must still see running).
     @TaskLocal package static var finished: (@Sendable (Harness) -> Void)?
 
-    init(named name: String, posts: Harness.PostThread) {
+    /// `parallel`: the framework may run other tests beside this one (Swift
+    /// Testing), so no work is given to it by elimination.
+    init(named name: String, posts: Harness.PostThread, parallel: Bool) {
         harness = Harness(name: name, posts: posts)
+        harness.assumesOneTestAtATime = !parallel
     }
 
     /// Runs `body` in the harness's scope.
@@ -40,23 +43,49 @@ package final class HarnessedTest: Sendable {
         if checked === harness { checkedByTest.set() }
     }
 
-    /// The end of the test: the analysis and what fails `options`, unless
+    /// The end of the test: the analysis, what fails `options` (and a bad
+    /// value in the environment), and whether its reports are kept; nil when
     /// the test checked the findings itself.
-    func finish(_ options: ObserverHarnessOptions) -> (report: Report, failures: [ExpectationFailure])? {
+    func finish(_ options: ObserverHarnessOptions) -> Outcome? {
         defer { HarnessedTest.finished?(harness) }
         guard !checkedByTest.isSet else { return nil }
-        let report = harness.analyze()
-        return (report, expectationFailures(report, options.expectation))
+        // One recording for the report and, when kept, its pictures.
+        let recording = harness.recording()
+        let report = recording.analyze(name: harness.name)
+        var failures = expectationFailures(report, options.expectation)
+        failures += HarnessEnvironment.current.problems.map { ExpectationFailure(message: $0, location: nil) }
+        return Outcome(
+            recording: recording, report: report, failures: failures,
+            keepsReports: !failures.isEmpty || options.keepsEveryReport)
     }
 
-    /// The files to put beside a failure: the JSON report, and the trace when `options` ask.
-    func artifacts(for report: Report, named name: String, _ options: ObserverHarnessOptions) -> [ReportArtifact] {
-        var artifacts = [ReportArtifact(name: "\(name).observer-harness.json", bytes: Array(report.jsonText().utf8))]
+    /// What ``finish(_:)`` found.
+    struct Outcome {
+        let recording: Recording
+        let report: Report
+        let failures: [ExpectationFailure]
+        /// Whether the test's reports go beside it: it failed, or every test's are kept.
+        let keepsReports: Bool
+    }
+
+    /// The files to put beside the test: the report as JSON, and as Markdown
+    /// and HTML with each finding's sequence diagram, and the trace when
+    /// `options` ask.
+    func artifacts(for outcome: Outcome, named name: String, _ options: ObserverHarnessOptions) -> [ReportArtifact] {
+        let pictured = outcome.recording.analyzeTellingStories(name: harness.name)
+        let set = ReportSet(reports: [pictured.report])
+        var artifacts = [
+            ReportArtifact(name: "\(name).observer-harness.json", bytes: Array(outcome.report.jsonText().utf8)),
+            ReportArtifact(
+                name: "\(name).observer-harness.md", bytes: Array(set.markdownText(stories: [pictured.stories]).utf8)),
+            ReportArtifact(
+                name: "\(name).observer-harness.html", bytes: Array(set.htmlText(stories: [pictured.stories]).utf8)),
+        ]
         if options.attachesTrace {
             artifacts.append(
                 ReportArtifact(
                     name: "\(name).observer-harness.trace.jsonl",
-                    bytes: Array(harness.recording().traceData(name: harness.name))))
+                    bytes: Array(outcome.recording.traceData(name: harness.name))))
         }
         return artifacts
     }

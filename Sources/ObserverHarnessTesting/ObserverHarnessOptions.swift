@@ -1,3 +1,4 @@
+import Foundation
 import ObserverHarness
 
 /// What a test run under its own harness checks at its end: the options of
@@ -6,11 +7,21 @@ import ObserverHarness
 /// ```swift
 /// ObserverHarnessOptions(failingAt: .error, allowing: ["single-receiver-broadcast"])
 /// ```
+///
+/// An option the code leaves out takes its value from the environment, then
+/// from the default: `OBSERVER_HARNESS_FAIL_ON` (`error`, `warning`, `note` or
+/// `never`) for ``threshold`` and ``failsOnFindings``,
+/// `OBSERVER_HARNESS_KEEP_REPORTS` (`all` or `failing`) for
+/// ``keepsEveryReport``. An option the code gives wins over the environment.
 public struct ObserverHarnessOptions: Sendable, Hashable {
     /// False runs the test without a harness.
     public var isEnabled: Bool
     /// Findings this severe or more fail the test (`.warning`: errors and warnings).
     public var threshold: Severity
+    /// False: no finding fails the test, whatever its severity
+    /// (`OBSERVER_HARNESS_FAIL_ON=never`); expected findings are still
+    /// counted, and a missing one still fails.
+    public var failsOnFindings: Bool
     /// Rule ids the test demonstrates, repeats counted: each must be reported
     /// that many times, and does not fail the test.
     public var expected: [String]
@@ -20,25 +31,98 @@ public struct ObserverHarnessOptions: Sendable, Hashable {
     public var posts: Harness.PostThread
     /// Attaches the recorded trace beside the report when the test fails on findings.
     public var attachesTrace: Bool
+    /// Keeps the reports of every test, passing ones included (attached in
+    /// Swift Testing, written to the artifacts folder under XCTest); by
+    /// default only a failing test's are kept.
+    public var keepsEveryReport: Bool
 
+    /// `threshold` and `keepsEveryReport`, when nil, come from the
+    /// environment (see above), then default to `.warning` and false.
     public init(
-        isEnabled: Bool = true, failingAt threshold: Severity = .warning, expecting expected: [String] = [],
+        isEnabled: Bool = true, failingAt threshold: Severity? = nil, expecting expected: [String] = [],
         allowing allowed: [FindingAllowance] = [], posts: Harness.PostThread = .caller,
-        attachingTrace attachesTrace: Bool = false
+        attachingTrace attachesTrace: Bool = false, keepingEveryReport keepsEveryReport: Bool? = nil
     ) {
+        let environment = HarnessEnvironment.current
         self.isEnabled = isEnabled
-        self.threshold = threshold
+        if let threshold {
+            self.threshold = threshold
+            failsOnFindings = true
+        } else {
+            self.threshold = environment.failOn?.threshold ?? .warning
+            failsOnFindings = environment.failOn != .never
+        }
         self.expected = expected
         self.allowed = allowed
         self.posts = posts
         self.attachesTrace = attachesTrace
+        self.keepsEveryReport = keepsEveryReport ?? environment.keepsEveryReport ?? false
     }
 
     /// The check `assertFindings` makes with these options.
     var expectation: FindingExpectation {
-        var expectation = FindingExpectation.exactly(expected, atOrAbove: threshold)
+        // Under `never`, expected findings count at any severity, and nothing else fails.
+        var expectation = FindingExpectation.exactly(expected, atOrAbove: failsOnFindings ? threshold : .note)
         expectation.allowances = allowed
+        expectation.failsOnUnexpected = failsOnFindings
         return expectation
+    }
+}
+
+/// What the environment says about the options a test leaves out: how
+/// `SNAPSHOT_TESTING_RECORD` sets swift-snapshot-testing's record mode, for a
+/// CI job that wants to see notes, or every test's report, without editing
+/// tests. Read when a test starts (and again when it ends, for its problems).
+package struct HarnessEnvironment: Sendable, Equatable {
+    package static let failOnVariable = "OBSERVER_HARNESS_FAIL_ON"
+    package static let keepReportsVariable = "OBSERVER_HARNESS_KEEP_REPORTS"
+
+    package enum FailOn: String, Sendable, CaseIterable {
+        case error, warning, note, never
+
+        var threshold: Severity? { Severity(rawValue: rawValue) }
+    }
+
+    package var failOn: FailOn?
+    package var keepsEveryReport: Bool?
+    /// A line for each variable whose value is not one it takes (which then
+    /// counts as unset): each harnessed test fails with it.
+    package var problems: [String] = []
+
+    /// Replaces the process's environment for the task: how the package's
+    /// tests set the variables without changing the process they share.
+    @TaskLocal package static var override: [String: String]?
+
+    package static var current: HarnessEnvironment {
+        if let override { return HarnessEnvironment(override) }
+        // The two variables alone: each test reads them, and the whole
+        // environment would be copied into a dictionary each time.
+        var variables: [String: String] = [:]
+        for name in [failOnVariable, keepReportsVariable] {
+            if let value = getenv(name) { variables[name] = String(cString: value) }
+        }
+        return HarnessEnvironment(variables)
+    }
+
+    package init(_ variables: [String: String]) {
+        if let text = variables[Self.failOnVariable], !text.isEmpty {
+            failOn = FailOn(rawValue: text.lowercased())
+            if failOn == nil {
+                problems.append(
+                    "\(Self.failOnVariable) must be error, warning, note or never, not '\(text)': "
+                        + "the tests use the option in the code, or warning")
+            }
+        }
+        if let text = variables[Self.keepReportsVariable], !text.isEmpty {
+            switch text.lowercased() {
+            case "all": keepsEveryReport = true
+            case "failing": keepsEveryReport = false
+            default:
+                problems.append(
+                    "\(Self.keepReportsVariable) must be all or failing, not '\(text)': "
+                        + "the tests keep the reports of failing tests only")
+            }
+        }
     }
 }
 

@@ -21,13 +21,16 @@
     /// `setUp`, the test and `tearDown` run in the scope; then the harness is
     /// analysed and every finding at or above the threshold that is neither
     /// expected nor allowed fails the test at the line of the app that caused
-    /// it, with the rule id and the fix. The JSON report (and the trace, when
-    /// asked) is written to the folder `OBSERVER_HARNESS_ARTIFACTS` names
+    /// it, with the rule id and the fix. The report — JSON, and Markdown and
+    /// HTML with each finding's sequence diagram (and the trace, when asked) —
+    /// is written to the folder `OBSERVER_HARNESS_ARTIFACTS` names
     /// (default: `observer-harness-artifacts` in the temporary folder), and
     /// each failure message gives its path.
     ///
     /// Override ``observerHarnessOptions`` for the class; change
-    /// ``harnessOptions`` in a test for that test alone.
+    /// ``harnessOptions`` in a test for that test alone. What neither sets,
+    /// `OBSERVER_HARNESS_FAIL_ON` and `OBSERVER_HARNESS_KEEP_REPORTS` set for
+    /// the whole run (see ``ObserverHarnessOptions``).
     open class ObserverHarnessTestCase: XCTestCase {
         /// The options every test of the class starts with. Override to change them:
         ///
@@ -62,7 +65,7 @@
         open override func invokeTest() {
             harnessOptions = Self.observerHarnessOptions
             guard harnessOptions.isEnabled else { return super.invokeTest() }
-            let run = HarnessedTest(named: name, posts: harnessOptions.posts)
+            let run = HarnessedTest(named: name, posts: harnessOptions.posts, parallel: false)
             harness = run.harness
             defer { harness = nil }
             run.run { super.invokeTest() }
@@ -71,9 +74,9 @@
 
         private func finish(_ run: HarnessedTest) {
             // The options as the test left them.
-            guard let (report, failures) = run.finish(harnessOptions), !failures.isEmpty else { return }
-            let written = writeArtifacts(run.artifacts(for: report, named: artifactFileName(name), harnessOptions))
-            for failure in failures {
+            guard let outcome = run.finish(harnessOptions), outcome.keepsReports else { return }
+            let written = writeArtifacts(run.artifacts(for: outcome, named: artifactFileName(name), harnessOptions))
+            for failure in outcome.failures {
                 let message = failure.message + "\n" + written
                 if let location = failure.location ?? expectationLocation {
                     ObserverHarnessTesting.recordFailure(message, at: location)

@@ -18,8 +18,9 @@
     /// keep has opened its `for await` loop, finished or been cancelled — the
     /// harness is analysed; every finding at or above the threshold that is
     /// neither expected nor allowed is an issue at the line of the app that
-    /// caused it, with the rule id and the fix, and the JSON report (the trace
-    /// too, when asked) is attached to the test (`swift test --attachments-path
+    /// caused it, with the rule id and the fix, and the report — JSON, and
+    /// Markdown and HTML with each finding's sequence diagram (the trace too,
+    /// when asked) — is attached to the test (`swift test --attachments-path
     /// DIR` writes it to `DIR`). The test reaches its harness as `Harness.current`.
     ///
     /// A test's own `.observerHarness(…)` refines its suite's: options it
@@ -30,10 +31,12 @@
         // What this trait says; nil leaves it to an enclosing one or the default.
         var isEnabled: Bool?
         var threshold: Severity?
+        var failsOnFindings: Bool?
         var expected: [String]?
         var allowed: [FindingAllowance] = []
         var posts: Harness.PostThread?
         var attachesTrace: Bool?
+        var keepsEveryReport: Bool?
 
         /// Every test of a suite, and of its nested suites, gets its own harness.
         public var isRecursive: Bool { true }
@@ -46,7 +49,7 @@
             guard HarnessedTest.running == nil else { return try await function() }
             let options = options(for: test)
             guard options.isEnabled else { return try await function() }
-            let run = HarnessedTest(named: test.displayName ?? test.name, posts: options.posts)
+            let run = HarnessedTest(named: test.displayName ?? test.name, posts: options.posts, parallel: true)
             var thrown: (any Error)?
             do {
                 try await run.run { try await function() }
@@ -67,25 +70,29 @@
             var options = ObserverHarnessOptions()
             for trait in traits {
                 if let isEnabled = trait.isEnabled { options.isEnabled = isEnabled }
-                if let threshold = trait.threshold { options.threshold = threshold }
+                if let threshold = trait.threshold {
+                    options.threshold = threshold
+                    options.failsOnFindings = trait.failsOnFindings ?? true
+                }
                 if let expected = trait.expected { options.expected = expected }
                 options.allowed += trait.allowed
                 if let posts = trait.posts { options.posts = posts }
                 if let attachesTrace = trait.attachesTrace { options.attachesTrace = attachesTrace }
+                if let keepsEveryReport = trait.keepsEveryReport { options.keepsEveryReport = keepsEveryReport }
             }
             return options
         }
 
         private static func finish(_ run: HarnessedTest, of test: Test, _ options: ObserverHarnessOptions) {
-            guard let (report, failures) = run.finish(options), !failures.isEmpty else { return }
-            for failure in failures {
+            guard let outcome = run.finish(options), outcome.keepsReports else { return }
+            for failure in outcome.failures {
                 if let location = failure.location {
                     recordFailure(failure.message, at: location)
                 } else {
                     Issue.record(Comment(rawValue: failure.message), sourceLocation: test.sourceLocation)
                 }
             }
-            for artifact in run.artifacts(for: report, named: artifactFileName(test.name), options) {
+            for artifact in run.artifacts(for: outcome, named: artifactFileName(test.name), options) {
                 Attachment.record(artifact.bytes, named: artifact.name, sourceLocation: test.sourceLocation)
                 ReportArtifact.observer?(artifact)
             }
@@ -119,21 +126,28 @@
         ///   - posts: Which thread the harness's centers post on (default `.caller`).
         ///   - attachesTrace: Attach the trace beside the report on failure (default false).
         ///   - isEnabled: False runs the test without a harness.
+        ///   - keepsEveryReport: Attach the reports of passing tests too (default false).
+        ///
+        /// `threshold` and `keepsEveryReport`, left out here and in the
+        /// enclosing suites, come from `OBSERVER_HARNESS_FAIL_ON` and
+        /// `OBSERVER_HARNESS_KEEP_REPORTS` (see ``ObserverHarnessOptions``).
         public static func observerHarness(
             failingAt threshold: Severity? = nil, expecting expected: [String]? = nil,
             allowing allowed: [FindingAllowance] = [], posts: Harness.PostThread? = nil,
-            attachingTrace attachesTrace: Bool? = nil, isEnabled: Bool? = nil
+            attachingTrace attachesTrace: Bool? = nil, isEnabled: Bool? = nil,
+            keepingEveryReport keepsEveryReport: Bool? = nil
         ) -> Self {
             ObserverHarnessTrait(
                 isEnabled: isEnabled, threshold: threshold, expected: expected, allowed: allowed, posts: posts,
-                attachesTrace: attachesTrace)
+                attachesTrace: attachesTrace, keepsEveryReport: keepsEveryReport)
         }
 
         /// Each test under a harness with every option of `options` (allow-lists still add up).
         public static func observerHarness(_ options: ObserverHarnessOptions) -> Self {
             ObserverHarnessTrait(
-                isEnabled: options.isEnabled, threshold: options.threshold, expected: options.expected,
-                allowed: options.allowed, posts: options.posts, attachesTrace: options.attachesTrace)
+                isEnabled: options.isEnabled, threshold: options.threshold, failsOnFindings: options.failsOnFindings,
+                expected: options.expected, allowed: options.allowed, posts: options.posts,
+                attachesTrace: options.attachesTrace, keepsEveryReport: options.keepsEveryReport)
         }
     }
 #endif

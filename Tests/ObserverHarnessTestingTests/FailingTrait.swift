@@ -43,3 +43,41 @@ final class Collected<Element: Sendable>: @unchecked Sendable {
     func append(_ element: Element) { lock.withLock { elements.append(element) } }
     var all: [Element] { lock.withLock { elements } }
 }
+
+/// Runs the test, and the scopes of the traits after it, as if the process's
+/// environment were `variables` (the harness reads them through
+/// `HarnessEnvironment.override`; the process is shared by parallel tests).
+struct EnvironmentTrait: TestTrait, TestScoping {
+    let variables: [String: String]
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await HarnessEnvironment.$override.withValue(variables) { try await function() }
+    }
+}
+
+/// Runs the test, and the scopes of the traits after it, collecting the
+/// report artifacts it produces; `check` must accept them.
+struct ArtifactsTrait: TestTrait, TestScoping {
+    let check: @Sendable ([ReportArtifact]) -> Bool
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let artifacts = Collected<ReportArtifact>()
+        let collect: @Sendable (ReportArtifact) -> Void = { artifacts.append($0) }
+        try await ReportArtifact.$observer.withValue(collect) { try await function() }
+        #expect(check(artifacts.all), "artifacts: \(artifacts.all.map(\.name))")
+    }
+}
+
+extension Trait where Self == EnvironmentTrait {
+    static func environment(_ variables: [String: String]) -> Self { EnvironmentTrait(variables: variables) }
+}
+
+extension Trait where Self == ArtifactsTrait {
+    static func artifacts(_ check: @escaping @Sendable ([ReportArtifact]) -> Bool) -> Self {
+        ArtifactsTrait(check: check)
+    }
+}

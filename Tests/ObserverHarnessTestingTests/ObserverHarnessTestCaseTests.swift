@@ -93,27 +93,72 @@ final class ObserverHarnessTestCaseOffTests: ObserverHarnessTestCase {
     }
 }
 
-/// Tests the harness must fail: `invokeTest` captures the failures the test
-/// records and hands them to the check the test left in `verify`.
-final class FailingObserverHarnessTestCaseTests: ObserverHarnessTestCase {
+/// Test support, with no tests of its own: `invokeTest` captures the
+/// failures the test records and hands them to the check the test left in
+/// `verify`; `environment`, when given, stands for the process's environment.
+class FailureCapturingTestCase: ObserverHarnessTestCase {
     struct Failure {
         let description: String
         let file: String
         let line: Int
     }
 
+    class var environment: [String: String]? { nil }
+
     private var captured: [Failure]?
-    private var verify: (([Failure]) throws -> Void)?
+    var verify: (([Failure]) throws -> Void)?
+    /// The report files the test wrote, by name, once it ended (for `verify`).
+    private(set) var writtenArtifacts: [String] = []
 
     override func invokeTest() {
         captured = []
-        super.invokeTest()
+        let written = Collected<ReportArtifact>()
+        let collect: @Sendable (ReportArtifact) -> Void = { written.append($0) }
+        ReportArtifact.$observer.withValue(collect) {
+            if let environment = Self.environment {
+                HarnessEnvironment.$override.withValue(environment) { super.invokeTest() }
+            } else {
+                super.invokeTest()
+            }
+        }
+        writtenArtifacts = written.all.map(\.name)
         let failures = captured ?? []
         captured = nil
         guard let verify else { return XCTFail("the test left no check of its failures") }
         XCTAssertNoThrow(try verify(failures))
     }
 
+    static func reportPaths(in description: String) -> [String] {
+        description.split(separator: "\n").compactMap { line in
+            let prefix = "observer harness report written to "
+            return line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : nil
+        }
+    }
+
+    #if canImport(Darwin)
+        override func record(_ issue: XCTIssue) {
+            guard captured != nil else { return super.record(issue) }
+            captured?.append(
+                Failure(
+                    description: issue.compactDescription,
+                    file: issue.sourceCodeContext.location?.fileURL.path ?? "",
+                    line: issue.sourceCodeContext.location?.lineNumber ?? 0))
+        }
+    #else
+        override func recordFailure(
+            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+        ) {
+            guard captured != nil else {
+                return super.recordFailure(
+                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            }
+            captured?.append(Failure(description: description, file: filePath, line: lineNumber))
+        }
+    #endif
+}
+
+/// Tests the harness must fail.
+final class FailingObserverHarnessTestCaseTests: FailureCapturingTestCase {
     func testAMisuseFailsAtTheAppsLineWithThePathOfTheReport() {
         showOneScreenTwice()
         verify = { failures in
@@ -127,6 +172,13 @@ final class FailingObserverHarnessTestCaseTests: ObserverHarnessTestCase {
             XCTAssertTrue(path.hasSuffix(".observer-harness.json"), path)
             let report = try String(contentsOfFile: path, encoding: .utf8)
             XCTAssertTrue(report.contains(#""rule": "duplicate-registration""#), report)
+            // The pictures beside it, each with the finding's sequence diagram.
+            let paths = Self.reportPaths(in: failure.description)
+            XCTAssertEqual(paths.map { ($0 as NSString).pathExtension }, ["json", "md", "html"])
+            let markdown = try String(contentsOfFile: paths[1], encoding: .utf8)
+            XCTAssertTrue(markdown.contains("sequenceDiagram"), markdown)
+            let html = try String(contentsOfFile: paths[2], encoding: .utf8)
+            XCTAssertTrue(html.contains("<svg") && html.contains("duplicate-registration"))
         }
     }
 
@@ -135,7 +187,7 @@ final class FailingObserverHarnessTestCaseTests: ObserverHarnessTestCase {
         showOneScreenTwice()
         verify = { failures in
             let paths = Self.reportPaths(in: try XCTUnwrap(failures.first).description)
-            XCTAssertEqual(paths.count, 2)
+            XCTAssertEqual(paths.count, 4)
             let trace = try String(contentsOfFile: try XCTUnwrap(paths.last), encoding: .utf8)
             XCTAssertTrue(trace.hasPrefix(#"{"format":"observer-harness-trace""#), trace)
         }
@@ -166,32 +218,62 @@ final class FailingObserverHarnessTestCaseTests: ObserverHarnessTestCase {
         showOneScreenTwice()
         verify = { failures in XCTAssertEqual(failures.map(\.line), [NowPlayingScreens.registrationLine]) }
     }
+}
 
-    private static func reportPaths(in description: String) -> [String] {
-        description.split(separator: "\n").compactMap { line in
-            let prefix = "observer harness report written to "
-            return line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : nil
+/// The XCTest base under OBSERVER_HARNESS_FAIL_ON=note and
+/// OBSERVER_HARNESS_KEEP_REPORTS=all: a class that sets neither option.
+final class EnvironmentNoteXCTests: FailureCapturingTestCase {
+    override class var environment: [String: String]? {
+        ["OBSERVER_HARNESS_FAIL_ON": "note", "OBSERVER_HARNESS_KEEP_REPORTS": "all"]
+    }
+
+    func testANoteFailsWhenTheEnvironmentSaysNote() {
+        Playback.endEpisode()
+        verify = { failures in
+            XCTAssertEqual(failures.map(\.line), [Playback.postLine])
+            XCTAssertEqual(failures.first?.description.contains("[unobserved-post]"), true)
         }
     }
 
-    #if canImport(Darwin)
-        override func record(_ issue: XCTIssue) {
-            guard captured != nil else { return super.record(issue) }
-            captured?.append(
-                Failure(
-                    description: issue.compactDescription,
-                    file: issue.sourceCodeContext.location?.fileURL.path ?? "",
-                    line: issue.sourceCodeContext.location?.lineNumber ?? 0))
+    func testTheTestsOwnThresholdWins() {
+        harnessOptions.threshold = .warning
+        Playback.endEpisode()
+        verify = { failures in XCTAssertEqual(failures.count, 0) }
+    }
+
+    func testAPassingTestsReportsAreWritten() {
+        harnessOptions.threshold = .warning
+        Playback.endEpisode()  // a note: the test passes, and its reports are written
+        verify = { [unowned self] failures in
+            XCTAssertEqual(failures.count, 0)
+            XCTAssertEqual(writtenArtifacts.map { ($0 as NSString).pathExtension }, ["json", "md", "html"])
+            XCTAssertTrue(writtenArtifacts.allSatisfy { $0.contains("testAPassingTestsReportsAreWritten") })
         }
-    #else
-        override func recordFailure(
-            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-        ) {
-            guard captured != nil else {
-                return super.recordFailure(
-                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-            }
-            captured?.append(Failure(description: description, file: filePath, line: lineNumber))
+    }
+}
+
+/// OBSERVER_HARNESS_FAIL_ON=never: no finding fails a test of a class that sets no threshold.
+final class EnvironmentNeverXCTests: FailureCapturingTestCase {
+    override class var environment: [String: String]? { ["OBSERVER_HARNESS_FAIL_ON": "never"] }
+
+    func testAMisuseDoesNotFail() {
+        showOneScreenTwice()
+        verify = { failures in XCTAssertEqual(failures.count, 0) }
+    }
+}
+
+/// A value OBSERVER_HARNESS_FAIL_ON does not take fails the test with a message.
+final class EnvironmentBadValueXCTests: FailureCapturingTestCase {
+    override class var environment: [String: String]? { ["OBSERVER_HARNESS_FAIL_ON": "loud"] }
+
+    func testABadValueFailsWithAMessage() {
+        playAndCloseAScreen()
+        verify = { failures in
+            XCTAssertEqual(failures.count, 1)
+            XCTAssertEqual(
+                failures.first?.description.contains(
+                    "OBSERVER_HARNESS_FAIL_ON must be error, warning, note or never, not 'loud'"), true,
+                failures.first?.description ?? "")
         }
-    #endif
+    }
 }

@@ -164,9 +164,16 @@ struct TraitOptionsOnASuite {
             && issue.sourceLocation?.line == NowPlayingScreens.registrationLine
             && issue.comments.contains { $0.rawValue.contains("[duplicate-registration]") }
             && issue.comments.contains { $0.rawValue.contains("fix: ") }
-            && artifacts.map(\.name) == ["aMisuseFailsTheTestAtTheAppsLine.observer-harness.json"]
+            && artifacts.map(\.name) == [
+                "aMisuseFailsTheTestAtTheAppsLine.observer-harness.json",
+                "aMisuseFailsTheTestAtTheAppsLine.observer-harness.md",
+                "aMisuseFailsTheTestAtTheAppsLine.observer-harness.html",
+            ]
             && artifacts[0].text.contains(#""rule": "duplicate-registration""#)
             && artifacts[0].text.contains(#""scenario": "aMisuseFailsTheTestAtTheAppsLine()""#)
+            // The pictures: the finding, with its sequence diagram.
+            && artifacts[1].text.contains("duplicate-registration") && artifacts[1].text.contains("sequenceDiagram")
+            && artifacts[2].text.contains("duplicate-registration") && artifacts[2].text.contains("<svg")
     }, .observerHarness)
 func aMisuseFailsTheTestAtTheAppsLine() {
     showOneScreenTwice()
@@ -176,8 +183,10 @@ func aMisuseFailsTheTestAtTheAppsLine() {
     .failing(1) { _, artifacts in
         artifacts.map(\.name) == [
             "theTraceIsAttachedWhenAsked.observer-harness.json",
+            "theTraceIsAttachedWhenAsked.observer-harness.md",
+            "theTraceIsAttachedWhenAsked.observer-harness.html",
             "theTraceIsAttachedWhenAsked.observer-harness.trace.jsonl",
-        ] && artifacts[1].text.hasPrefix(#"{"format":"observer-harness-trace""#)
+        ] && artifacts[3].text.hasPrefix(#"{"format":"observer-harness-trace""#)
     }, .observerHarness(attachingTrace: true))
 func theTraceIsAttachedWhenAsked() {
     showOneScreenTwice()

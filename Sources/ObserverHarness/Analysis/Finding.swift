@@ -53,6 +53,11 @@ public struct Finding: Sendable, Hashable {
     /// same registry, channel, objects and site are one finding, and
     /// ``events`` holds the first few of them.
     public var count: Int = 1
+    /// For an object kept alive: the chain of strong references that
+    /// reaches it, root first and the object last (`feed (Feed)`,
+    /// `Feed.subscribers[2]`, `Subscription.callback (closure)`,
+    /// `profile (ProfileScreen)`), found in memory in live tests; empty otherwise.
+    public var referenceChain: [String] = []
     /// The line of the scenario file where `step` is written (replays only):
     /// where SARIF points when the site is not a file in the repository.
     package var line: Int?
@@ -78,7 +83,7 @@ public struct Finding: Sendable, Hashable {
         lhs.rule == rhs.rule && lhs.severity == rhs.severity && lhs.message == rhs.message
             && lhs.registry == rhs.registry && lhs.channel == rhs.channel && lhs.objects == rhs.objects
             && lhs.step == rhs.step && lhs.site == rhs.site && lhs.events == rhs.events && lhs.fix == rhs.fix
-            && lhs.line == rhs.line && lhs.count == rhs.count
+            && lhs.line == rhs.line && lhs.count == rhs.count && lhs.referenceChain == rhs.referenceChain
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -193,6 +193,9 @@ struct TraceIndex {
     /// Released objects the harness freed by detaching the token registration
     /// that kept them (see `LeakPinning`).
     private(set) var pinnedLeaks: [(token: UInt32, object: UInt32, sequence: Int)] = []
+    /// The last reference-chain search of each released object still alive
+    /// (its `retain` event; see `ReferenceChains`).
+    private(set) var referenceChainEvents: [UInt32: Int] = [:]
     /// The tracked object that keeps the task of each async loop opened with
     /// no `owner:`, where the harness found exactly one (see `HeldTasks`).
     private(set) var loopOwners: [UInt32: UInt32] = [:]
@@ -238,7 +241,9 @@ struct TraceIndex {
                     lifetimes[Int(event.object)].deallocDetectedLate = event.flags.contains(.detectedLate)
                 }
             case .retain:
-                if event.flags.contains(.tokenOwner) {
+                if event.flags.contains(.referenceChain) {
+                    referenceChainEvents[event.object] = sequence
+                } else if event.flags.contains(.tokenOwner) {
                     tokenOwners[event.object] = event.subject
                 } else if event.flags.contains(.pinnedLeak) {
                     pinnedLeaks.append((token: event.subject, object: event.object, sequence: sequence))

@@ -45,6 +45,15 @@ public final class Harness: Sendable {
         ScopeRouter.shared.harnessEnded(registries)
     }
 
+    /// Whether this harness's test may be given work nothing else ties to a
+    /// test when it is the only test running (XCTest runs one at a time). The
+    /// `.observerHarness` trait turns it off: its tests may run in parallel,
+    /// and a verdict must not depend on which tests run beside it.
+    package var assumesOneTestAtATime: Bool {
+        get { registries.infersSoleTest }
+        set { registries.infersSoleTest = newValue }
+    }
+
     /// The notification center `Observers.center` reaches inside
     /// `withObserverHarness(self)`: the same one every time.
     public var defaultCenter: InstrumentedNotificationCenter { registries.defaultCenter }
@@ -174,6 +183,7 @@ public final class Harness: Sendable {
         recorder.sweepDeallocations()
         searchHeldTasks()
         TokenOwners.record(in: recorder)
+        ReferenceChains.record(in: recorder)
         LeakPinning.pin(in: recorder)
         return recorder.snapshot()
     }

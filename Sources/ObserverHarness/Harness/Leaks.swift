@@ -6,6 +6,35 @@ public struct OutlivingObject: Sendable, CustomStringConvertible {
     public let heldBy: String?
     /// The line of the registration holding it.
     public let site: CallSite?
+    /// The chain of strong references that keeps it alive, found in memory
+    /// from something the harness knows (a registration, a tracked object, a
+    /// token), root first and the object last — `feed (Feed)`,
+    /// `Feed.subscribers[2]`, `Subscription.callback (closure)`,
+    /// `profile (ProfileScreen)` — or empty when none was found.
+    public private(set) var referenceChain: [String] = []
+    /// When no chain was found: what the search looked through (objects,
+    /// references, roots). The holder is outside that.
+    public private(set) var searched: String?
+
+    /// What `assertNoLeaks` says of it.
+    package var failureMessage: String {
+        let why = explanation
+        return "Potential leak: \(description) was released but is still alive"
+            + (why.isEmpty ? "; nothing the harness recorded holds it (check closures and caches)" : "; \(why)")
+    }
+
+    /// Why it is alive.
+    private var explanation: String {
+        var parts: [String] = []
+        if let heldBy { parts.append(heldBy) }
+        if !referenceChain.isEmpty { parts.append("reference chain: " + referenceChain.joined(separator: " → ")) }
+        if let searched {
+            parts.append(
+                "no chain of strong references from what the harness knows reaches it (it searched \(searched)): "
+                    + "the holder is outside them (a global, a cache, a closure it cannot read, the test itself)")
+        }
+        return parts.joined(separator: "; ")
+    }
 }
 
 extension Harness {
@@ -22,7 +51,7 @@ extension Harness {
                 OutlivingObject(
                     description: trace.describe(pinned.object),
                     heldBy: registration.map { RegistrationKeepsObserverAliveRule.pinnedLeakText(trace, $0) },
-                    site: registration.flatMap { trace.location($0.site).map(CallSite.init) ?? trace.site($0.site) }))
+                    site: registration.flatMap { callSite(trace, $0) }, chainOf: pinned.object, in: trace))
         }
         for id in trace.lifetimes.indices {
             let lifetime = trace.lifetimes[id]
@@ -38,11 +67,26 @@ extension Harness {
                     : "its registration in \(trace.registryName(registration.registry)) added at "
                         + "\(siteText(trace, registration.site)) holds it strongly"
             }
+            let chainRoot = trace.referenceChain(of: object)?.rootRegistration
             result.append(
                 OutlivingObject(
                     description: trace.describe(object), heldBy: heldBy,
-                    site: holder.flatMap { trace.location($0.site).map(CallSite.init) ?? trace.site($0.site) }))
+                    site: (holder ?? chainRoot).flatMap { callSite(trace, $0) }, chainOf: object, in: trace))
         }
         return result
+    }
+
+    private func callSite(_ trace: TraceIndex, _ registration: TraceIndex.RegistrationRecord) -> CallSite? {
+        trace.location(registration.site).map(CallSite.init) ?? trace.site(registration.site)
+    }
+}
+
+extension OutlivingObject {
+    fileprivate init(
+        description: String, heldBy: String?, site: CallSite?, chainOf object: UInt32, in trace: TraceIndex
+    ) {
+        self.init(description: description, heldBy: heldBy, site: site)
+        referenceChain = trace.referenceChain(of: object)?.links ?? []
+        searched = trace.referenceChainSearch(of: object)
     }
 }

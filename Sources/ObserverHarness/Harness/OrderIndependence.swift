@@ -228,7 +228,10 @@ private struct MetDecisions {
     func postName(_ index: Int) -> String {
         let decision = decisions[index]
         let post = decision.channel.isEmpty ? "a notify of \"\(decision.registry)\"" : "\"\(decision.channel)\" posted"
-        guard let trace = traces[index], let site = trace.site(trace.events[decision.postSequence].site) else {
+        // A post its recording did not keep (a harness released before it) is named without a site.
+        guard let trace = traces[index], trace.events.indices.contains(decision.postSequence),
+            let site = trace.site(trace.events[decision.postSequence].site)
+        else {
             return post
         }
         return "\(post) at \(site)"

@@ -110,10 +110,10 @@ enum EventKind: UInt8, CaseIterable, Sendable {
     case observationChange
     /// `onChange` of `registration` ran for the change `cause`.
     case observationFire
-    /// A post (or, flagged ``EventFlags/escapedRegistration``, a registration)
-    /// on `channel` reached this scope from outside its task, at `site`.
+    /// A post on `channel` from outside every test's task, tied to no test,
+    /// reached this test's registrations (delivered unrecorded), at `site`.
     /// `registration` packs how (``ExecutionContext``, low 8 bits) and how
-    /// many scopes were open (the rest).
+    /// many tests were running (the rest).
     case scopeEscape
     /// Work the handler of `cause`, a delivery off its registration's
     /// isolation, started to run later (a `Task` inside it): started, or ran
@@ -206,6 +206,14 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// target): the loop's owner, found with no `owner:` given (shares its
     /// bit with ``tokenForm``, which only `add` uses).
     static let loopOwner = EventFlags(rawValue: 1 << 2)
+    /// `retain`: `channel` is the chain of strong references that keeps the
+    /// released `object` alive, from the known object `subject` or the
+    /// registration `registration` (shares its bit with ``anyChannel``,
+    /// which only `add` uses).
+    static let referenceChain = EventFlags(rawValue: 1 << 3)
+    /// `retain`, with ``referenceChain``: no chain was found; `channel` says
+    /// what was searched (shares its bit with ``ignoredDuplicate``).
+    static let referenceChainNotFound = EventFlags(rawValue: 1 << 4)
     /// `remove`: the observer-wide form (`removeObserver(_:)`), no channel given.
     static let allChannels = EventFlags(rawValue: 1 << 7)
     /// `add`/`delegateSet`: made from code isolated to the main actor (shares
@@ -222,7 +230,8 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// judged only by what it and its tasks record (shares its bit with
     /// ``weak``, which only `add` and `delegateSet` use).
     static let unseenHandOff = EventFlags(rawValue: 1 << 0)
-    /// `scopeEscape`: the work was a registration, not a post.
+    /// `scopeEscape` in traces written before untold registrations went
+    /// unnoted: the work was a registration. Read, never written now.
     static let escapedRegistration = EventFlags(rawValue: 1 << 0)
     /// A delivery of an isolated registration that ran on the main actor.
     static let onMainActor = EventFlags(rawValue: 1 << 6)

@@ -63,6 +63,9 @@ final class Recorder: @unchecked Sendable {
     @exclusivity(unchecked) private var registriesHere: [WeakRegistry] = []
     /// How many registries were alive at the last pruning of `registriesHere`.
     @exclusivity(unchecked) private var registriesAtLastPrune = 0
+    /// The reference chain last recorded for each released object (see
+    /// ``ReferenceChains``): a search that finds the same says nothing new.
+    private var referenceChains: [UInt32: String] = [:]
 
     init() {
         // A test's recording names a handful of objects, strings and sites:
@@ -607,6 +610,9 @@ final class Recorder: @unchecked Sendable {
 
     func knownStringIDLocked(_ string: String) -> UInt32? { strings.id(of: string) }
 
+    /// The string interned as `id`. Lock held.
+    func stringLocked(_ id: UInt32) -> String { strings[id] }
+
     /// ``knownObjectID(for:)`` with the lock held.
     func knownObjectIDLocked(for object: AnyObject) -> UInt32? {
         guard let id = objectIDs[ObjectIdentifier(object)], liveObjects[id]?.object === object else { return nil }
@@ -743,6 +749,33 @@ final class Recorder: @unchecked Sendable {
         record(Event(kind: .retain, flags: .pinnedLeak, object: object, subject: token))
     }
 
+    /// Records the chain of strong references that keeps the released
+    /// `object` alive (`retain`, flagged ``EventFlags/referenceChain``): from
+    /// the known object `rootObject` or the registration `rootRegistration`,
+    /// through `links` (the first one follows the root's own text).
+    func recordReferenceChain(of object: UInt32, rootObject: UInt32, rootRegistration: UInt32, links: [String]) {
+        recordChainEvent(
+            Event(
+                kind: .retain, flags: .referenceChain, object: object, subject: rootObject,
+                registration: rootRegistration),
+            text: links.joined(separator: "\n"))
+    }
+
+    /// Records that no chain from what the harness knows reaches the
+    /// released `object`, and what was searched.
+    func recordReferenceChainNotFound(of object: UInt32, searched: String) {
+        recordChainEvent(
+            Event(kind: .retain, flags: [.referenceChain, .referenceChainNotFound], object: object), text: searched)
+    }
+
+    private func recordChainEvent(_ event: Event, text: String) {
+        let key = "\(event.subject) \(event.registration) \(event.flags.rawValue) \(text)"
+        guard lock.withLock({ referenceChains.updateValue(key, forKey: event.object) != key }) else { return }
+        var event = event
+        event.channel = intern(text)
+        record(event)
+    }
+
     func addRegistryForLeakChecks(_ registry: any DetachableRegistry) {
         lock.withLock {
             // Swept only when the list has doubled: amortised O(1) per registry made.
@@ -834,6 +867,9 @@ protocol DetachableRegistry: AnyObject {
     /// Ends `observerID`'s registrations without recording a removal, and
     /// returns them for the caller to release outside the recorder's lock.
     func detachRegistrations(ofObserver observerID: UInt32) -> [AnyObject]
+    /// What its active registrations hold strongly (observers held
+    /// strongly, handlers), for the reference-chain search.
+    func heldReferences() -> [HeldReferences]
 }
 
 struct WeakRegistry {

@@ -113,6 +113,9 @@ extension InstrumentedNotificationCenter {
         messageRegistry.messages(messageType, subject: nil, bufferSize: limit, owner: owner, location: location)
     }
 
+    /// The typed-message registry if it was made (the router asks without making one).
+    var messageRegistryIfMade: MessageRegistry? { messageSide.existing }
+
     /// The typed-message registry, made on first use.
     var messageRegistry: MessageRegistry {
         messageSide.registry { MessageRegistry(recorder: store.recorder, name: store.name) }
@@ -124,6 +127,9 @@ extension InstrumentedNotificationCenter {
 final class LazyMessageSide: @unchecked Sendable {
     private let lock = NSLock()
     private var made: AnyObject?  // guarded by `lock`
+
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    var existing: MessageRegistry? { lock.withLock { made as? MessageRegistry } }
 
     @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
     func registry(_ make: () -> MessageRegistry) -> MessageRegistry {

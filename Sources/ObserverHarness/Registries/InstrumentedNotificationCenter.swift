@@ -303,7 +303,9 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
 
     /// Delivers `notification` to the registrations here without recording:
     /// how a later test's post reaches a finished test's registrations.
-    func postUnrecorded(_ notification: Notification) {
+    /// Returns how many registrations it reached.
+    @discardableResult
+    func postUnrecorded(_ notification: Notification) -> Int {
         store.deliverUnrecorded(channel: notification.name.rawValue, sender: notification.object.flatMap(classInstance))
         {
             registration, observer in

@@ -111,6 +111,8 @@ final class InstrumentedObserverList: ObserverListBackend, @unchecked Sendable {
         }
     }
 
+    func observers(channel: String) -> [AnyObject] { store.currentObservers(channel: channel) }
+
     var count: Int { store.activeCount }
 }
 

@@ -155,6 +155,30 @@ final class MessageRegistry: @unchecked Sendable {
         }
     }
 
+    /// Delivers `message` to the registrations here that match it, recording
+    /// nothing: work no test can be told to own reaching this test's observers,
+    /// as Foundation's default center would deliver it. Returns how many
+    /// registrations it reached.
+    @MainActor
+    func postMainActorUnrecorded<Message: NotificationCenter.MainActorMessage>(_ message: Message, subject: AnyObject?)
+        -> Int
+    {
+        store.deliverUnrecorded(channel: Self.channel(Message.self), sender: subject) { registration, _ in
+            if case .mainActor(let observer) = registration.handler { observer(message) }
+        }
+    }
+
+    /// The `AsyncMessage` form of ``postMainActorUnrecorded(_:subject:)``.
+    func postAsyncUnrecorded<Message: NotificationCenter.AsyncMessage>(_ message: Message, subject: AnyObject?) -> Int {
+        store.deliverUnrecorded(channel: Self.channel(Message.self), sender: subject) { registration, _ in
+            switch registration.handler {
+            case .async(let observer): queue.enqueue { await observer(message) }
+            case .sequence(let receive): receive(message, AsyncObservationRecording.untold)
+            case .mainActor: break
+            }
+        }
+    }
+
     // MARK: Sequences
 
     func messages<Message: NotificationCenter.AsyncMessage>(

@@ -417,7 +417,12 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// anything: a finished test's registrations reached by a later test's
     /// post, as the default center would reach them. Matches as `post` does;
     /// a sender this recording never saw matches only unfiltered registrations.
-    func deliverUnrecorded(channel: String, sender: AnyObject?, deliver: (Registration<Handler>, AnyObject?) -> Void) {
+    /// Returns how many registrations it delivered to.
+    @discardableResult
+    func deliverUnrecorded(channel: String, sender: AnyObject?, deliver: (Registration<Handler>, AnyObject?) -> Void)
+        -> Int
+    {
+        var delivered = 0
         var snapshot: [Registration<Handler>?] = []
         var channelID: UInt32?
         var senderID: UInt32 = 0
@@ -436,9 +441,27 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             }
             guard active, !registration.hasObserverObject || observer != nil else { continue }
             deliver(registration, observer)
+            delivered += 1
         }
         // As in `deliverSnapshot`: the last reads ordered before the list's next change.
         recorder.withLock {}
+        return delivered
+    }
+
+    /// The live observers of the active registrations a post on `channel`
+    /// from no sender would reach now, in registration order, recording
+    /// nothing (`ObserverList.observers(channel:)`).
+    func currentObservers(channel: String) -> [AnyObject] {
+        recorder.withLock {
+            let channelID = recorder.knownStringIDLocked(channel)
+            return registrations.compactMap { registration in
+                guard let registration, registration.isActive, !registration.pruned,
+                    registration.anyChannel || channelID.map({ registration.channel == $0 }) == true,
+                    registration.senderID == 0
+                else { return nil }
+                return registration.observer
+            }
+        }
     }
 
     /// Whether `object` is the observer of an active registration here.
@@ -467,6 +490,38 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             registrations.contains { registration in
                 guard let registration, registration.isActive else { return false }
                 return registration.anyChannel || registration.channel == channelID
+            }
+        }
+    }
+
+    /// What the active registrations take — their channels, whether one takes
+    /// every channel — and the addresses of their live observers: how a
+    /// finished test's center is indexed for later posts and removals.
+    func activeIndex() -> (names: Set<String>, everyChannel: Bool, observers: Set<ObjectIdentifier>) {
+        recorder.withLock {
+            var names: Set<String> = []
+            var everyChannel = false
+            var observers: Set<ObjectIdentifier> = []
+            for case let registration? in registrations where registration.isActive {
+                if registration.anyChannel {
+                    everyChannel = true
+                } else {
+                    names.insert(recorder.stringLocked(registration.channel))
+                }
+                if registration.hasObserverObject, let observer = registration.observer {
+                    observers.insert(ObjectIdentifier(observer))
+                }
+            }
+            return (names, everyChannel, observers)
+        }
+    }
+
+    func heldReferences() -> [HeldReferences] {
+        recorder.withLock {
+            registrations.compactMap { registration in
+                guard let registration, registration.isActive else { return nil }
+                let observer: [Any] = registration.hold == .strong ? [registration.observer as Any] : []
+                return HeldReferences(registration: registration.id, values: observer + [registration.handler])
             }
         }
     }

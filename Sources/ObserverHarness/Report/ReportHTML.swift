@@ -82,6 +82,10 @@ extension Finding {
             + "\(repeats)</h3>\n"
         html += "<p class=\"message\">\(HTML.escaped(message))</p>\n"
         if let fix { html += "<p class=\"fix\"><b>Fix:</b> \(HTML.escaped(fix))</p>\n" }
+        if !referenceChain.isEmpty {
+            html += "<p class=\"chain\"><b>Reference chain:</b></p>\n<ol class=\"chain\">\n"
+            html += referenceChain.map { "<li><code>\(HTML.escaped($0))</code></li>\n" }.joined() + "</ol>\n"
+        }
         var place: [String] = []
         if let site { place.append("site <code>\(HTML.escaped(site.description))</code>") }
         if let step { place.append("step \(step)") }

@@ -74,6 +74,7 @@ extension Finding {
         if !events.isEmpty { object["events"] = .array(events.map(JSONValue.int)) }
         if let fix { object["fix"] = .string(fix) }
         if count > 1 { object["count"] = .int(count) }
+        if !referenceChain.isEmpty { object["chain"] = .array(referenceChain.map(JSONValue.string)) }
         if withLine, let line { object["line"] = .int(line) }
         return .object(object)
     }

@@ -63,6 +63,14 @@ extension Finding {
         let repeats = count > 1 ? " (×\(count))" : ""
         var lines = ["### \(severity.rawValue): \(Markdown.code(rule))\(repeats)", "", Markdown.inline(message)]
         if let fix { lines += ["", "**Fix:** " + Markdown.inline(fix)] }
+        if !referenceChain.isEmpty {
+            lines +=
+                ["", "**Reference chain:**", ""]
+                + referenceChain.enumerated().map {
+                    "\(String(repeating: "  ", count: $0.offset))- " + ($0.offset == 0 ? "" : "↳ ")
+                        + Markdown.code($0.element)
+                }
+        }
         var place: [String] = []
         if let site { place.append("site " + Markdown.code(site.description)) }
         if let step { place.append("step \(step)") }

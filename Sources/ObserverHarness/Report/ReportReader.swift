@@ -89,11 +89,24 @@ private struct ReportReader {
         }
     }
 
+    /// The list of strings at `key` (absent: empty), each one of `what`.
+    private func strings(_ node: JSONNode?, key: String, listing what: String) throws(InputError) -> [String] {
+        guard let node else { return [] }
+        var result: [String] = []
+        for element in try input.array(node, "\"\(key)\"") {
+            guard case .string(let text) = element.kind else {
+                throw input.error("\"\(key)\" must list \(what)", at: element.offset)
+            }
+            result.append(text)
+        }
+        return result
+    }
+
     private func finding(_ node: JSONNode) throws(InputError) -> (finding: Finding, reason: String?) {
         let fields = try input.fields(node, "a finding")
         try fields.allowOnly([
             "rule", "severity", "message", "registry", "channel", "objects", "step", "site",
-            "events", "fix", "line", "reason", "count",
+            "events", "fix", "line", "reason", "count", "chain",
         ])
         let severityText = try fields.requiredString("severity")
         guard let severity = Severity(rawValue: severityText.value) else {
@@ -108,15 +121,7 @@ private struct ReportReader {
             }
             site = parsed
         }
-        var objects: [String] = []
-        if let node = fields.node("objects") {
-            for element in try input.array(node, "\"objects\"") {
-                guard case .string(let name) = element.kind else {
-                    throw input.error("\"objects\" must list names", at: element.offset)
-                }
-                objects.append(name)
-            }
-        }
+        let objects = try strings(fields.node("objects"), key: "objects", listing: "names")
         var events: [Int] = []
         if let node = fields.node("events") {
             for element in try input.array(node, "\"events\"") {
@@ -131,6 +136,7 @@ private struct ReportReader {
             objects: objects, step: try fields.optionalCount("step"), site: site, events: events,
             fix: try fields.optionalString("fix")?.value)
         finding.line = try fields.optionalCount("line")
+        finding.referenceChain = try strings(fields.node("chain"), key: "chain", listing: "links")
         if let count = try fields.optionalCount("count") {
             guard count > 1 else { throw input.error("\"count\" must be more than 1", at: node.offset) }
             finding.count = count

@@ -18,6 +18,7 @@ struct ShopCartDidChange: NotificationCenter.MainActorMessage {
     var count = 0
 
     init(cart: ShopCart) {
+        // ↓ discarded-token
         _ = Observers.center.addObserver(of: cart, for: ShopCartDidChange.self) { [weak self] message in
             self?.count = message.count
         }
@@ -39,6 +40,7 @@ struct ShopCartSynced: NotificationCenter.AsyncMessage {
 
     init(cart: ShopCart) {
         task = Task { [weak self] in
+            // ↓ message-dropped
             for await message in Observers.center.messages(of: cart, for: ShopCartSynced.self, bufferSize: 1) {
                 self?.revisions.append(message.revision)
             }
@@ -62,6 +64,7 @@ struct ShopCartSynced: NotificationCenter.AsyncMessage {
 
     init(cart: CartModel) {
         self.cart = cart
+        // ↓ observation-not-rearmed
         title = Observers.withObservationTracking({ "\(cart.count) items" }, onChange: { print("cart changed") })
     }
 }
@@ -91,6 +94,7 @@ extension Notification.Name {
 
 final class CartSyncer: Sendable {
     func finish() async {
+        // ↓ delivery-off-isolation
         Observers.center.post(name: .cartSynced, object: nil)
     }
 }
@@ -107,6 +111,7 @@ final class CartSyncer: Sendable {
         init(cart: CartModel) {
             self.cart = cart
             task = Task {
+                // ↓ async-observer-outlives-owner
                 for await count in Observers.observations({ self.cart.count }) { self.shown = count }
             }
         }

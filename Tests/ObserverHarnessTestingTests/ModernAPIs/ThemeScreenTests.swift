@@ -52,7 +52,7 @@ extension ModernAPIsArticle {
         let report = assertFindings(harness, .exactly(["async-observer-outlives-owner"]))
         let finding = try #require(report.findings.first { $0.rule == "async-observer-outlives-owner" })
         #expect(finding.site?.file.hasSuffix("ThemeScreens.swift") == true)
-        #expect(finding.site?.line == 19)
+        #expect(finding.site?.line == 20)
         #expect(finding.objects.first == "theme screen")
     }
 

@@ -40,7 +40,7 @@ import XCTest
         await harness.settle(maxTurns: 1_000)
 
         let report = assertFindings(harness, .exactly(["async-observer-outlives-owner"]))
-        XCTAssertEqual(report.findings.first { $0.rule == "async-observer-outlives-owner" }?.site?.line, 19)
+        XCTAssertEqual(report.findings.first { $0.rule == "async-observer-outlives-owner" }?.site?.line, 20)
     }
 
     func testAnOwnerArgumentWithOneYieldBeforeTheReleaseReportsTheLoop() async throws {

@@ -16,6 +16,7 @@ extension Notification.Name {
 
     init() {
         task = Task {
+            // ↓ async-observer-outlives-owner
             for await _ in Observers.center.postedNotifications(named: .themeChanged) { self.reloads += 1 }
         }
     }

@@ -50,6 +50,32 @@ import Testing
         #expect(called == [1, 1, 2])
     }
 
+    /// `observers()` is whom `notify` calls, in its order, plain and under the harness.
+    @Test(arguments: [ListKind?.none] + ListKind.allCases.map(Optional.some))
+    func theSnapshotOfObserversIsWhomNotifyCalls(kind: ListKind?) {
+        let harness = Harness(name: "observers snapshot")
+        let list =
+            kind?.make(ObserverList<Subscriber>.self, harness: harness, hold: .weak, dedupe: true)
+            ?? ObserverList<Subscriber>(hold: .weak, dedupe: true)
+        let subscribers = (1...5).map(Subscriber.init)
+        var released: Subscriber? = Subscriber(6)
+        for subscriber in subscribers { list.add(subscriber) }
+        list.add(released!)
+        list.add(subscribers[0])  // a duplicate, ignored
+        list.add(subscribers[1], channel: "reset")
+        list.remove(subscribers[2])
+        let oneShot = Subscriber(7)
+        list.add(oneShot, hold: .strong)  // kept by the list although it is weak
+        released = nil
+        var called: [Int] = []
+        list.notify { called.append($0.index) }
+        #expect(list.observers().map(\.index) == called)
+        #expect(called == [1, 2, 4, 5, 7])
+        #expect(list.observers(channel: "reset").map(\.index) == [2])
+        #expect(list.observers(channel: "nobody").isEmpty)
+        withExtendedLifetime(subscribers) {}
+    }
+
     @Test func randomSequencesCallWhomThePlainListCalls() {
         var disagreements: [String] = []
         var coverage = ListDifferential.Coverage()
@@ -293,6 +319,9 @@ enum ListDifferential {
                 if held[index] != nil { run.releases += 1 }
                 held[index] = nil
             case .post(let channel):
+                // Whom the list says `notify` would call: compared as well.
+                let current = list.observers(channel: channels[channel]).map { "s\($0.index)" }
+                run.log.append("observers on \(channels[channel]): \(current.joined(separator: " "))")
                 post(channel: channel)
             }
         }

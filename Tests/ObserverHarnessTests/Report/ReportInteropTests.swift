@@ -45,6 +45,11 @@ import Testing
             "one.json:1:112: error: unknown field \"extra\""
         ),
         ("[1, 2", "one.json:1:6: error:"),
+        (
+            #"{"format": "observer-harness-report", "version": 1, "scenario": "x", "summary": {"events": 1}, "#
+                + #""findings": [{"rule": "r", "severity": "error", "message": "m", "chain": ["a", 2]}]}"#,
+            "one.json:1:175: error: \"chain\" must list links"
+        ),
     ])
     func aBadReportFileIsAnErrorAtItsPosition(text: String, expected: String) {
         #expect(throws: InputError.self) { try ReportSet.parse(Array(text.utf8), path: "one.json") }

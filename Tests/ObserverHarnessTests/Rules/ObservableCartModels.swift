@@ -28,3 +28,22 @@ final class ObservingCartBadge: @unchecked Sendable {
             }, owner: self)
     }
 }
+
+/// Shows the cart's count, and observes again from a `Task` its onChange
+/// starts (the re-arm the rule page warns about): kept in `rearm` so a test
+/// can wait for it.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+final class TaskRearmingCartBadge: @unchecked Sendable {
+    let cart: ObservableCart
+    private(set) var shown = -1
+    private(set) var rearm: Task<Void, Never>?
+    static let observeLine = #line + 5
+
+    init(cart: ObservableCart) { self.cart = cart }
+
+    func observe() {
+        shown = Observers.withObservationTracking(
+            { self.cart.count },
+            onChange: { [self] in rearm = Task { observe() } }, owner: self)
+    }
+}

@@ -41,6 +41,36 @@ extension Rules {
             harness.analyze().expectNone(of: Self.rule)
         }
 
+        /// Re-armed from a `Task`: a change made before the task runs is missed,
+        /// and reported (what the rule page and the modern-APIs article say).
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+        @Test func firesWhenOnChangeObservesAgainFromATaskThatRunsAfterTheNextChange() async throws {
+            let harness = Harness()
+            let cart = Cart()
+            let badge = TaskRearmingCartBadge(cart: cart)
+            withObserverHarness(harness) { badge.observe() }
+            cart.count = 1
+            cart.count = 2  // before the task re-arms
+            await badge.rearm?.value
+            let finding = try #require(harness.analyze().onlyFinding(of: Self.rule))
+            #expect(finding.site?.line == TaskRearmingCartBadge.observeLine)
+        }
+
+        /// Its near miss: the task re-armed before the value changed again.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+        @Test func isQuietWhenTheTaskObservesAgainBeforeTheNextChange() async {
+            let harness = Harness()
+            let cart = Cart()
+            let badge = TaskRearmingCartBadge(cart: cart)
+            withObserverHarness(harness) { badge.observe() }
+            cart.count = 1
+            await badge.rearm?.value
+            cart.count = 2
+            await badge.rearm?.value
+            #expect(badge.shown == 2)
+            harness.analyze().expectNone(of: Self.rule)
+        }
+
         @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func onChangeReadsTheOldValueAsTheFrameworkDoes() {
             let harness = Harness()

@@ -16,7 +16,7 @@ extension Rules {
             ("async-observer-outlives-owner", .error), ("message-dropped", .warning),
             ("value-object-filter", .warning), ("delivery-off-isolation", .error),
             ("observation-not-rearmed", .warning),
-            ("escaped-test-scope", .warning),
+            ("escaped-test-scope", .note),
         ]
 
         @Test func catalogueListsTheSpecifiedRulesInOrderWithTheirSeverities() {

@@ -7,8 +7,10 @@ struct ChannelNameTypoRule: Rule {
         explanation: """
             Notification names are strings. When one side spells the name differently ("AddToCard" for \
             "AddToCart"), nothing fails: the post reaches nobody and the observer waits forever. The misspelt \
-            side is the one that never meets a partner, even when the right spelling is used elsewhere. Names \
-            that both meet a partner are taken as distinct on purpose, and so are names that differ only in digits.
+            side is the one that never meets a partner, even when the right spelling is used elsewhere; the \
+            finding is at that side's line. When neither spelling meets a partner anywhere, it is at the post's \
+            line and names both. Names that both meet a partner are taken as distinct on purpose, and so are \
+            names that differ only in digits.
             """,
         fix: "Declare each name once (a static Notification.Name constant) and use the constant on both sides.",
         triggering: [
@@ -17,8 +19,8 @@ struct ChannelNameTypoRule: Rule {
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "create", "object": "cell" },
-                  { "op": "observe", "registry": "center", "observer": "cart", "channel": "AddToCard", "handler": [] },
-                  ↓{ "op": "post", "registry": "center", "channel": "AddToCart", "sender": "cell",
+                  { "op": "observe", "registry": "center", "observer": "cart", "channel": "AddToCart", "handler": [] },
+                  ↓{ "op": "post", "registry": "center", "channel": "AddToCard", "sender": "cell",
                     "site": "ProductCell.swift:22" }
                 ]
                 """)

@@ -1,22 +1,24 @@
-/// Work that reached a test's scope from outside its task while the harness
-/// could not tell which test it belonged to. Live only: scenarios have no
-/// test scopes.
+/// Work from outside every test's task that nothing tied to one test reached
+/// this test's observers. A note: the harness delivered it as the default
+/// center would and judged none of it, so it fails nobody. Live only:
+/// scenarios have no test scopes.
 struct EscapedTestScopeRule: Rule {
     let descriptor = RuleDescriptor(
-        id: "escaped-test-scope", severity: .warning, category: .design,
-        summary: "A post or registration came from outside the test's task while several tests' scopes were open.",
+        id: "escaped-test-scope", severity: .note, category: .design,
+        summary: "A post from outside every test's task, tied to no test, reached this test's observers unjudged.",
         explanation: """
             Work that leaves a test's task — a DispatchQueue block, an OperationQueue, a Thread, a timer, \
-            Task.detached, an object made before the test — carries no test scope. When one test runs at a time \
-            the harness gives such work to the running test, as the app's default center would. With tests \
-            running in parallel it cannot tell whose it is: a post reaches every open test's observers (as it \
-            would reach every observer of the default center) and a registration goes to Foundation's default \
-            center, unrecorded. The app behaves as in production, but the test may hear another test's posts, and \
-            the harness may miss this test's own misuse.
+            Task.detached — carries no test scope. The harness gives it to a test when something ties it to one: \
+            the center an object stored when the test made it, an object only that test has used (the post's \
+            sender or subject), a handler of that test's running the work; under XCTest, which runs one test at a \
+            time, the running test. When nothing does and tests run in parallel, it cannot tell whose the post is: \
+            it reaches every running test's observers, as the default center would, and no test records it as its \
+            own, so a misuse in it is not caught. It fails no test.
             """,
         fix: """
-            Carry the test's scope across the hop with Observers.withEscapedScope { escaped in … escaped.yield { … } }, \
-            create the object inside the test's scope, or run the suite serialized (@Suite(.serialized)).
+            To have the work checked, tie it to its test: carry the scope across the hop with \
+            Observers.withEscapedScope { escaped in … escaped.yield { … } }, store Observers.center in the object \
+            when the test makes it, or post with the object as the sender (object:).
             """,
         triggering: [], clean: [], liveOnly: true)
 
@@ -24,22 +26,15 @@ struct EscapedTestScopeRule: Rule {
         for sequence in trace.scopeEscapes {
             let event = trace.events[sequence]
             let how = ExecutionContext(rawValue: UInt8(truncatingIfNeeded: event.registration)) ?? .unknown
-            let openScopes = Int(event.registration >> 8)
+            let running = Int(event.registration >> 8)
             let name = event.channel == 0 ? nil : trace.string(event.channel)
-            let work =
-                event.flags.contains(.escapedRegistration)
-                ? "A registration\(name.map { " for \"\($0)\"" } ?? "")"
-                : "A post\(name.map { " of \"\($0)\"" } ?? "")"
-            let outcome =
-                openScopes > 1
-                ? event.flags.contains(.escapedRegistration)
-                    ? "went to Foundation's default center, unrecorded"
-                    : "reached all \(openScopes) of them, as the default center would"
-                : "was given to this test, the only one open, though it may be another's"
-            let scopes = openScopes > 1 ? "\(openScopes) tests' scopes were open" : "tests run in parallel"
+            let post = "A post\(name.map { " of \"\($0)\"" } ?? "")"
+            let tests = running == 1 ? "1 test was running" : "\(running) tests were running"
             findings.append(
                 finding(
-                    "\(work) at \(siteText(trace, event.site)) came from \(how.phrase) while \(scopes): it \(outcome).",
+                    "\(post) at \(siteText(trace, event.site)) came from \(how.phrase), and nothing tied it to one "
+                        + "test (\(tests)): it reached this test's observers unrecorded, as the default center "
+                        + "would, and was not checked.",
                     registry: trace.registryName(event.registry), channel: name, step: trace.step(of: sequence),
                     site: trace.site(event.site), location: trace.location(event.site), events: [sequence]))
         }

@@ -13,7 +13,14 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             by experiment: the harness detaches the released object's own block registrations one at a time and \
             reports the one whose detaching frees it. `withObservationTracking` is the same: the model's \
             registrar keeps an onChange that has not fired, and what it captures, so an observer captured \
-            strongly lives until the value changes (or the model goes).
+            strongly lives until the value changes (or the model goes). Live tests also name the chain of strong \
+            references that keeps the object alive, read from memory from a registration, a tracked object or the \
+            object itself (a cycle), each link a stored property, an element or a closure (weak and unowned links \
+            are never named); a chain from a registration is a finding even when the registration holds something \
+            else, e.g. a subscription whose closure captures the screen: `ProfileScreen#2 was released but is still \
+            alive: a chain of strong references from a registration in observers reaches it. Reference chain: the \
+            registration in observers (added at ObserverHarnessTestingTests/Signal.swift:14) → \
+            Subscription.callback (closure) → ProfileScreen#2.`
             """,
         fix: "Hold observers weakly (a weak observer list, [weak self] in blocks, weak delegates), or remove the "
             + "registration when the observer is done — not in deinit, which never runs while the registry holds it.",
@@ -110,16 +117,60 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             let more =
                 holders.count > 1 ? " (and \(holders.count - 1) more registration\(holders.count > 2 ? "s" : ""))" : ""
             findings.append(
-                finding(
-                    "\(trace.describe(observer)) was released but is still alive: \(what)\(more).",
-                    registry: trace.registryName(first.registry),
-                    channel: first.isDelegate || first.anyChannel ? nil : trace.string(first.channel),
-                    objects: [trace.name(observer)], step: trace.step(of: released),
-                    site: trace.site(first.site), location: trace.location(first.site),
-                    events: holders.map(\.addSequence) + [released]))
+                withChain(
+                    finding(
+                        "\(trace.describe(observer)) was released but is still alive: \(what)\(more)."
+                            + Self.chainSentence(trace, observer),
+                        registry: trace.registryName(first.registry),
+                        channel: first.isDelegate || first.anyChannel ? nil : trace.string(first.channel),
+                        objects: [trace.name(observer)], step: trace.step(of: released),
+                        site: trace.site(first.site), location: trace.location(first.site),
+                        events: holders.map(\.addSequence) + [released]), trace, observer))
             reported.insert(observer)
         }
         checkTrackings(trackings, skipping: reported, reachable: reachable, trace, into: &findings)
+        checkChains(skipping: reported.union(trackings.keys), reachable: reachable, trace, into: &findings)
+    }
+
+    /// Released objects no registration holds directly, but which a chain
+    /// of strong references from a registration reaches (a subscription
+    /// object registered strongly whose closure captures the screen).
+    private func checkChains(
+        skipping reported: Set<UInt32>, reachable: Set<UInt32>, _ trace: TraceIndex, into findings: inout [Finding]
+    ) {
+        let pinned = Set(trace.pinnedLeaks.map(\.object))
+        for object in trace.referenceChainEvents.keys.sorted()
+        where !reported.contains(object) && !pinned.contains(object) && !reachable.contains(object) {
+            let lifetime = trace.lifetimes[Int(object)]
+            guard let released = lifetime.releaseSequence, lifetime.deallocSequence == nil,
+                let chain = trace.referenceChain(of: object), let registration = chain.rootRegistration
+            else { continue }
+            findings.append(
+                withChain(
+                    finding(
+                        "\(trace.describe(object)) was released but is still alive: a chain of strong references "
+                            + "from a registration in \(trace.registryName(registration.registry)) reaches it."
+                            + Self.chainSentence(trace, object),
+                        registry: trace.registryName(registration.registry),
+                        channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                        objects: [trace.name(object)], step: trace.step(of: released),
+                        site: trace.site(registration.site), location: trace.location(registration.site),
+                        events: [registration.addSequence, released],
+                        fix: "Break a link of the chain: capture the object weakly (`[weak self]`), hold it weakly, or "
+                            + "remove the registration when the object is done."), trace, object))
+        }
+    }
+
+    /// `finding` with the chain of strong references to `object`, when the harness found one.
+    private func withChain(_ finding: Finding, _ trace: TraceIndex, _ object: UInt32) -> Finding {
+        var finding = finding
+        finding.referenceChain = trace.referenceChain(of: object)?.links ?? []
+        return finding
+    }
+
+    /// ` Reference chain: A → B → C.` when the harness found one for `object`.
+    static func chainSentence(_ trace: TraceIndex, _ object: UInt32) -> String {
+        trace.referenceChain(of: object).map { " Reference chain: \($0.text)." } ?? ""
     }
 
     /// Released objects kept by a block that captured them, found by
@@ -182,14 +233,15 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                 })
             else { continue }
             findings.append(
-                finding(
-                    "\(trace.describe(pinned.object)) was released but is still alive: "
-                        + Self.pinnedLeakText(trace, registration) + ".",
-                    registry: trace.registryName(registration.registry),
-                    channel: registration.anyChannel ? nil : trace.string(registration.channel),
-                    objects: [trace.name(pinned.object)], step: trace.step(of: released),
-                    site: trace.site(registration.site), location: trace.location(registration.site),
-                    events: [registration.addSequence, released]))
+                withChain(
+                    finding(
+                        "\(trace.describe(pinned.object)) was released but is still alive: "
+                            + Self.pinnedLeakText(trace, registration) + "." + Self.chainSentence(trace, pinned.object),
+                        registry: trace.registryName(registration.registry),
+                        channel: registration.anyChannel ? nil : trace.string(registration.channel),
+                        objects: [trace.name(pinned.object)], step: trace.step(of: released),
+                        site: trace.site(registration.site), location: trace.location(registration.site),
+                        events: [registration.addSequence, released]), trace, pinned.object))
         }
     }
 

@@ -19,9 +19,10 @@ import Foundation
 /// The override is a task-local value: parallel tests, each in its own task,
 /// never see each other's registries. It reaches `Task {}` started inside the
 /// scope. Work that leaves the task (`Task.detached`, a `DispatchQueue` block,
-/// a `Thread`, a timer) reaches the same center as it would in the app: with
-/// one scope open it is this harness's, and with several the harness reports
-/// it as `escaped-test-scope` (see the ScopeBoundaries article).
+/// a `Thread`, a timer) is this test's when something ties it to the test —
+/// the center an object stored here, an object the test has used, a handler
+/// of this test's — and otherwise reaches every running test as the default
+/// center would, judged by none (see the ScopeBoundaries article).
 public func withObserverHarness<Result>(_ harness: Harness, operation: () throws -> Result) rethrows -> Result {
     ScopeRouter.shared.enter(harness.registries)
     defer { ScopeRouter.shared.exit(harness.registries) }
@@ -64,7 +65,28 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
 
     private let posts: Harness.PostThread
 
+    /// The recording's identity: what a handler running on a thread names.
+    let recorderID: ObjectIdentifier
+
+    /// Whether its test may take work nothing else ties to a test when it is
+    /// the only one running (false for the trait's tests, which may run in
+    /// parallel: a verdict must not depend on what runs beside it).
+    var infersSoleTest: Bool {
+        get { lock.withLock { _infersSoleTest } }
+        set { lock.withLock { _infersSoleTest = newValue } }
+    }
+    private var _infersSoleTest = true  // guarded by `lock`
+
+    /// Whether a scope ever opened with these registries: only then does the
+    /// harness's release end a test's recording.
+    var hasOpenedScope: Bool {
+        get { lock.withLock { _hasOpenedScope } }
+        set { lock.withLock { _hasOpenedScope = newValue } }
+    }
+    private var _hasOpenedScope = false  // guarded by `lock`
+
     init(recorder: Recorder, posts: Harness.PostThread = .caller) {
+        recorderID = ObjectIdentifier(recorder)
         self.recorder = recorder
         self.posts = posts
         tracking = InstrumentedObservationTracking(recorder: recorder)
@@ -95,25 +117,33 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     /// The scope's center if it was made (the router asks without making one).
     var routedCenterIfMade: InstrumentedNotificationCenter? { lock.withLock { scopeCenter } }
 
-    /// What the scope's center still has registered.
-    var routedRegistrationCount: Int { routedCenterIfMade?.registrationCount ?? 0 }
-
     /// The harness was released, so its test ended: its registrations stay in
     /// place, as the app's would, and nothing records any more.
     func finishRecording() {
         recorder.stopRecording()
     }
 
-    /// Records that `work` reached this scope from outside its task.
-    func recordEscape(
-        _ work: RoutingCenter.Work, name: Notification.Name?, openScopes: Int, location: CodeLocation
+    /// Whether this test's recording has seen `object` (alive, at its address).
+    func hasSeen(_ object: AnyObject) -> Bool {
+        recorder.knownObjectID(for: object) != nil
+    }
+
+    /// A post nothing ties to one test, reaching this running test's
+    /// registrations as the default center would: delivered unrecorded, and
+    /// noted (`escaped-test-scope`) when it reached one of them.
+    func receiveUntold(
+        _ notification: Notification, from how: ExecutionContext, running: Int, location: CodeLocation
     ) {
-        let how = ExecutionContext.describeCurrent()
+        guard let center = routedCenterIfMade, center.postUnrecorded(notification) > 0 else { return }
+        noteUntold(name: notification.name.rawValue, from: how, running: running, location: location)
+    }
+
+    /// Records that work nothing ties to a test reached this one.
+    func noteUntold(name: String, from how: ExecutionContext, running: Int, location: CodeLocation) {
         recorder.record(
             Event(
-                kind: .scopeEscape, flags: work == .registration ? .escapedRegistration : [],
-                registry: defaultCenter.store.registryID, channel: recorder.intern(name?.rawValue ?? ""),
-                registration: UInt32(how.rawValue) | UInt32(min(openScopes, 0xFF_FFFF)) << 8),
+                kind: .scopeEscape, registry: defaultCenter.store.registryID, channel: recorder.intern(name),
+                registration: UInt32(how.rawValue) | UInt32(min(running, 0xFF_FFFF)) << 8),
             at: location)
     }
 
@@ -156,5 +186,33 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
         InstrumentedDelegateSlot(
             recorder: recorder, name: name, owner: owner, protocol: `protocol`, hold: hold,
             location: location)
+    }
+}
+
+// Typed messages nothing ties to one test reach a running test's typed
+// observers the same way: delivered unrecorded, noted where they arrive.
+@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+extension HarnessRegistries {
+    @MainActor
+    func receiveUntold<Message: NotificationCenter.MainActorMessage>(
+        _ message: Message, subject: AnyObject?, running: [HarnessRegistries], location: CodeLocation
+    ) {
+        let delivered = messageRegistry?.postMainActorUnrecorded(message, subject: subject) ?? 0
+        noteUntold(Message.self, delivered: delivered, running: running.count, location: location)
+    }
+
+    func receiveUntold<Message: NotificationCenter.AsyncMessage>(
+        _ message: Message, subject: AnyObject?, running: [HarnessRegistries], location: CodeLocation
+    ) {
+        let delivered = messageRegistry?.postAsyncUnrecorded(message, subject: subject) ?? 0
+        noteUntold(Message.self, delivered: delivered, running: running.count, location: location)
+    }
+
+    /// This test's typed-message registry, if it was made.
+    private var messageRegistry: MessageRegistry? { routedCenterIfMade?.messageRegistryIfMade }
+
+    private func noteUntold<Message>(_ type: Message.Type, delivered: Int, running: Int, location: CodeLocation) {
+        guard delivered > 0 else { return }
+        noteUntold(name: MessageRegistry.channel(type), from: .describeCurrent(), running: running, location: location)
     }
 }

@@ -2,19 +2,20 @@ import Foundation
 import ObserverHarnessInterface
 
 /// What `Observers.center` is once a harness has opened a scope in the
-/// process: like `NotificationCenter.default`, it finds the running test's
-/// center at each call (``ScopeRouter``). Read inside a scope, it is bound
-/// (weakly) to that scope, so an object made in a test that stored it talks
-/// to that test from any thread until the test ends, and to whichever test
-/// is running after that. Storing it never pins a test's harness.
+/// process: like `NotificationCenter.default`, one center for the whole app,
+/// which hands each call to the test it belongs to (``ScopeRouter`` decides).
+/// Read inside a scope, it is bound (weakly) to that scope, so an object made
+/// in a test that stored it talks to that test from any thread while the test
+/// runs. Storing it never pins a test's harness.
 ///
 /// It keeps the app's behaviour the default center's:
-/// - a post reaches the scope's registrations, every finished test's
-///   registrations still in place (a long-lived object's), and Foundation's
-///   own default center (observers made before any harness, or by code that
-///   uses `NotificationCenter.default` directly);
+/// - a post reaches its test's registrations (or, when no test can be told,
+///   every running test's, unrecorded), every finished test's registrations
+///   still in place (a long-lived object's), and Foundation's own default
+///   center (observers made before any harness, or by code that uses
+///   `NotificationCenter.default` directly);
 /// - a post made straight on `NotificationCenter.default` reaches the
-///   registrations made through it (a bridge observer forwards it);
+///   registrations made through it (``FoundationBridge``);
 /// - a removal goes to the center that holds the registration, whichever
 ///   scope made it, and is never an unbalanced removal of another one.
 final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
@@ -22,7 +23,7 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     static let shared = RoutingCenter(boundTo: nil)
 
     /// The scope `Observers.center` was read in: an object that stored it
-    /// keeps talking to that test, from any thread, until the test ends.
+    /// keeps talking to that test, from any thread, while the test runs.
     /// Held weakly, so storing the center never pins the harness.
     private weak var bound: HarnessRegistries?
 
@@ -30,12 +31,21 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         bound = registries
     }
 
-    private let lock = Lock()
-    private var bridge: (any NSObjectProtocol)?  // guarded by `lock`
-
     /// Where a post made straight on Foundation's center is said to come from.
     private static let foundationPost = CodeLocation(
         fileID: "NotificationCenter.default", filePath: "NotificationCenter.default", line: 0, column: 0)
+
+    /// Whose work a call from here is.
+    private func attribute(touching first: AnyObject?, _ second: AnyObject? = nil) -> ScopeRouter.Attribution {
+        ScopeRouter.shared.attribute(bound: bound, touching: first, second)
+    }
+
+    /// The test's center a registration or other call goes to, or nil for
+    /// Foundation's when no test can be told.
+    func resolvedCenter(touching object: AnyObject?) -> InstrumentedNotificationCenter? {
+        guard case .test(let registries) = attribute(touching: object) else { return nil }
+        return registries.defaultCenter
+    }
 
     // MARK: Adding
 
@@ -44,12 +54,11 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         location: CodeLocation,
         using block: @escaping @Sendable (Notification) -> Void
     ) -> any NSObjectProtocol {
-        switch resolve(.registration, name: name, location: location) {
-        case .some(let center):
-            center.addObserver(forName: name, object: object, queue: queue, location: location, using: block)
-        case .none:
-            NotificationCenter.default.addObserver(forName: name, object: object, queue: queue, using: block)
+        guard let center = resolvedCenter(touching: object.flatMap(classInstance)) else {
+            return NotificationCenter.default.addObserver(forName: name, object: object, queue: queue, using: block)
         }
+        FoundationBridge.shared.bridge(name)
+        return center.addObserver(forName: name, object: object, queue: queue, location: location, using: block)
     }
 
     #if canImport(ObjectiveC)
@@ -57,10 +66,12 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
             _ observer: Any, selector: Selector, name: Notification.Name?, object: Any?,
             location: CodeLocation
         ) {
-            switch resolve(.registration, name: name, location: location) {
-            case .some(let center):
-                center.addObserver(observer, selector: selector, name: name, object: object, location: location)
-            case .none:
+            switch attribute(touching: classInstance(observer), object.flatMap(classInstance)) {
+            case .test(let registries):
+                FoundationBridge.shared.bridge(name)
+                registries.defaultCenter.addObserver(
+                    observer, selector: selector, name: name, object: object, location: location)
+            case .untold:
                 NotificationCenter.default.addObserver(observer, selector: selector, name: name, object: object)
             }
         }
@@ -83,12 +94,12 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         NotificationCenter.default.removeObserver(observer, name: name, object: object)
         guard let target = classInstance(observer) else { return }
         let first: HarnessRegistries? =
-            switch ScopeRouter.shared.target(boundTo: bound) {
-            case .scope(let registries, _): registries
-            case .ambiguous, .production: nil
+            switch attribute(touching: target) {
+            case .test(let registries): registries
+            case .untold: nil
             }
         var matched = false
-        let centers = ScopeRouter.shared.allCenters(first: first)
+        let centers = ScopeRouter.shared.centers(holding: target, first: first)
         for center in centers where center.hasRegistrations(of: target) {
             center.removeObserver(observer, name: name, object: object, location: location)
             matched = true
@@ -105,7 +116,7 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     // MARK: Posting
 
     func post(_ notification: Notification, location: CodeLocation) {
-        route(notification, location: location)
+        route(notification, location: location, from: nil)
         forwardToFoundation(notification)
     }
 
@@ -113,12 +124,19 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         post(Notification(name: name, object: object, userInfo: userInfo), location: location)
     }
 
-    /// Delivers to the scope (or scopes) the post belongs to, then to every
-    /// finished test's registrations.
-    private func route(_ notification: Notification, location: CodeLocation) {
-        let scopes = scopes(for: .post, name: notification.name, location: location)
-        for registries in scopes { registries.defaultCenter.post(notification, location: location) }
-        for center in ScopeRouter.shared.finishedCenters(excluding: scopes.count == 1 ? scopes[0] : nil) {
+    /// Delivers to the test the post belongs to (or, untold, to every running
+    /// test's registrations, unrecorded), then to every finished test's.
+    private func route(_ notification: Notification, location: CodeLocation, from origin: ExecutionContext?) {
+        switch attribute(touching: notification.object.flatMap(classInstance)) {
+        case .test(let registries):
+            registries.defaultCenter.post(notification, location: location)
+        case .untold(let running):
+            let how = origin ?? .describeCurrent()
+            for registries in running {
+                registries.receiveUntold(notification, from: how, running: running.count, location: location)
+            }
+        }
+        for center in ScopeRouter.shared.leftovers.centers(named: notification.name) {
             center.postUnrecorded(notification)
         }
     }
@@ -133,64 +151,10 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         NotificationCenter.default.post(notification)
     }
 
-    /// Installs, once, the observer of Foundation's default center that
-    /// brings its posts to the registrations made through the router.
-    func installBridge() {
-        lock.withLock {
-            guard bridge == nil else { return }
-            bridge = NotificationCenter.default.addObserver(forName: nil, object: nil, queue: nil) {
-                notification in
-                RoutingCenter.shared.receiveFromFoundation(notification)
-            }
-        }
-    }
-
-    private func receiveFromFoundation(_ notification: Notification) {
+    /// A post made straight on Foundation's center, brought by the bridge.
+    func receiveFromFoundation(_ notification: Notification) {
         if let forwarded = ThreadContext.current.forwardedPost, forwarded.matches(notification) { return }
-        // Foundation's own traffic reaches no harness unless someone listens.
-        let centers = ScopeRouter.shared.allCenters(first: nil)
-        guard centers.contains(where: { $0.receives(notification.name) }) else { return }
-        route(notification, location: Self.foundationPost)
-    }
-
-    // MARK: Resolving
-
-    enum Work: UInt32 {
-        case post = 0
-        case registration = 1
-    }
-
-    /// The scopes `work` goes to: one, or every open one when no single scope
-    /// can be told (each records the escape), or none (Foundation's center only).
-    private func scopes(for work: Work, name: Notification.Name?, location: CodeLocation) -> [HarnessRegistries] {
-        switch ScopeRouter.shared.target(boundTo: bound) {
-        case .scope(let registries, let inferredInParallelRun):
-            if inferredInParallelRun {
-                registries.recordEscape(work, name: name, openScopes: 1, location: location)
-            }
-            return [registries]
-        case .ambiguous(let open):
-            for registries in open {
-                registries.recordEscape(work, name: name, openScopes: open.count, location: location)
-            }
-            return open
-        case .production:
-            return []
-        }
-    }
-
-    /// The center a registration or other call goes to: the scope's, or nil
-    /// for Foundation's when there is no single scope.
-    private func resolve(_ work: Work, name: Notification.Name?, location: CodeLocation)
-        -> InstrumentedNotificationCenter?
-    {
-        let scopes = scopes(for: work, name: name, location: location)
-        return scopes.count == 1 ? scopes[0].defaultCenter : nil
-    }
-
-    /// The scope's center for the async and typed-message calls, or nil for Foundation's.
-    func resolvedCenter(name: Notification.Name?, location: CodeLocation) -> InstrumentedNotificationCenter? {
-        resolve(.registration, name: name, location: location)
+        route(notification, location: Self.foundationPost, from: .foundationCenter)
     }
 }
 
@@ -221,81 +185,114 @@ extension RoutingCenter {
         named name: Notification.Name, object: AnyObject?, owner: AnyObject?,
         location: CodeLocation
     ) -> AsyncObserverSequence<PostedNotification> {
-        let center: any NotificationCenterProtocol =
-            resolvedCenter(name: name, location: location) ?? NotificationCenter.default
+        guard let center = resolvedCenter(touching: object) else {
+            return NotificationCenter.default.postedNotifications(
+                named: name, object: object, owner: owner, location: location)
+        }
+        FoundationBridge.shared.bridge(name)
         return center.postedNotifications(named: name, object: object, owner: owner, location: location)
     }
 }
 
 @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
 extension RoutingCenter {
-    private func center<Message>(for _: Message.Type, location: CodeLocation) -> any NotificationCenterProtocol {
-        resolvedCenter(name: nil, location: location) ?? NotificationCenter.default
+    /// The test's center for a typed-message call touching `subject`, or
+    /// Foundation's default center when no test can be told.
+    private func center(touching subject: AnyObject?) -> any NotificationCenterProtocol {
+        resolvedCenter(touching: subject) ?? NotificationCenter.default
     }
 
     func addObserver<Message: NotificationCenter.MainActorMessage>(
         of subject: Message.Subject?, for messageType: Message.Type, location: CodeLocation,
         using observer: @escaping @MainActor (Message) -> Void
     ) -> NotificationCenter.ObservationToken where Message.Subject: AnyObject {
-        center(for: messageType, location: location)
-            .addObserver(of: subject, for: messageType, location: location, using: observer)
+        center(touching: subject).addObserver(of: subject, for: messageType, location: location, using: observer)
     }
 
     func addObserver<Message: NotificationCenter.MainActorMessage>(
         ofEvery subjectType: Message.Subject.Type, for messageType: Message.Type, location: CodeLocation,
         using observer: @escaping @MainActor (Message) -> Void
     ) -> NotificationCenter.ObservationToken {
-        center(for: messageType, location: location)
-            .addObserver(ofEvery: subjectType, for: messageType, location: location, using: observer)
+        center(touching: nil).addObserver(ofEvery: subjectType, for: messageType, location: location, using: observer)
     }
 
     func addObserver<Message: NotificationCenter.AsyncMessage>(
         of subject: Message.Subject?, for messageType: Message.Type, location: CodeLocation,
         using observer: @escaping @Sendable (Message) async -> Void
     ) -> NotificationCenter.ObservationToken where Message.Subject: AnyObject {
-        center(for: messageType, location: location)
-            .addObserver(of: subject, for: messageType, location: location, using: observer)
+        center(touching: subject).addObserver(of: subject, for: messageType, location: location, using: observer)
     }
 
     func addObserver<Message: NotificationCenter.AsyncMessage>(
         ofEvery subjectType: Message.Subject.Type, for messageType: Message.Type, location: CodeLocation,
         using observer: @escaping @Sendable (Message) async -> Void
     ) -> NotificationCenter.ObservationToken {
-        center(for: messageType, location: location)
-            .addObserver(ofEvery: subjectType, for: messageType, location: location, using: observer)
+        center(touching: nil).addObserver(ofEvery: subjectType, for: messageType, location: location, using: observer)
     }
 
     func removeObserver(_ token: NotificationCenter.ObservationToken, location: CodeLocation) {
-        center(for: Void.self, location: location).removeObserver(token, location: location)
+        center(touching: nil).removeObserver(token, location: location)
     }
 
     @MainActor
     func post<Message: NotificationCenter.MainActorMessage>(
         _ message: Message, subject: Message.Subject, location: CodeLocation
     ) where Message.Subject: AnyObject {
-        center(for: Message.self, location: location).post(message, subject: subject, location: location)
+        switch attribute(touching: subject) {
+        case .test(let registries):
+            registries.defaultCenter.post(message, subject: subject, location: location)
+        case .untold(let running):
+            for registries in running {
+                registries.receiveUntold(message, subject: subject, running: running, location: location)
+            }
+            NotificationCenter.default.post(message, subject: subject)
+        }
     }
 
     @MainActor
     func post<Message: NotificationCenter.MainActorMessage>(_ message: Message, location: CodeLocation) {
-        center(for: Message.self, location: location).post(message, location: location)
+        switch attribute(touching: nil) {
+        case .test(let registries):
+            registries.defaultCenter.post(message, location: location)
+        case .untold(let running):
+            for registries in running {
+                registries.receiveUntold(message, subject: nil, running: running, location: location)
+            }
+            NotificationCenter.default.post(message)
+        }
     }
 
     func post<Message: NotificationCenter.AsyncMessage>(
         _ message: Message, subject: Message.Subject, location: CodeLocation
     ) where Message.Subject: AnyObject {
-        center(for: Message.self, location: location).post(message, subject: subject, location: location)
+        switch attribute(touching: subject) {
+        case .test(let registries):
+            registries.defaultCenter.post(message, subject: subject, location: location)
+        case .untold(let running):
+            for registries in running {
+                registries.receiveUntold(message, subject: subject, running: running, location: location)
+            }
+            NotificationCenter.default.post(message, subject: subject)
+        }
     }
 
     func post<Message: NotificationCenter.AsyncMessage>(_ message: Message, location: CodeLocation) {
-        center(for: Message.self, location: location).post(message, location: location)
+        switch attribute(touching: nil) {
+        case .test(let registries):
+            registries.defaultCenter.post(message, location: location)
+        case .untold(let running):
+            for registries in running {
+                registries.receiveUntold(message, subject: nil, running: running, location: location)
+            }
+            NotificationCenter.default.post(message)
+        }
     }
 
     func messages<Message: NotificationCenter.AsyncMessage>(
         of subject: Message.Subject?, for messageType: Message.Type, bufferSize limit: Int, owner: AnyObject?,
         location: CodeLocation
     ) -> AsyncObserverSequence<Message> where Message.Subject: AnyObject {
-        center(for: messageType, location: location)
+        center(touching: subject)
             .messages(of: subject, for: messageType, bufferSize: limit, owner: owner, location: location)
     }
 
@@ -303,7 +300,7 @@ extension RoutingCenter {
         ofEvery subjectType: Message.Subject.Type, for messageType: Message.Type, bufferSize limit: Int,
         owner: AnyObject?, location: CodeLocation
     ) -> AsyncObserverSequence<Message> {
-        center(for: messageType, location: location)
+        center(touching: nil)
             .messages(ofEvery: subjectType, for: messageType, bufferSize: limit, owner: owner, location: location)
     }
 }

@@ -1,0 +1,266 @@
+import Foundation
+import ObserverHarnessInterface
+
+/// Whose work a call through `Observers.center` is, when it is made under a
+/// harness: the one place that decides it, and the ledger of test scopes it
+/// decides from.
+///
+/// The process has one default center, so the harness keeps one router
+/// (``RoutingCenter``) in front of every test's center, and this ledger
+/// behind it. A scope is **running** from its `withObserverHarness` until its
+/// harness is released (or, in a run whose scopes never overlapped, until
+/// another harness opens one); then it is **finished**, and its registrations
+/// that long-lived objects still hold are **leftovers** (``Leftovers``).
+///
+/// ``attribute(bound:touching:_:)`` gives work to a running test only on a
+/// fact about the work itself, never on which other tests happen to run
+/// beside it, so a test's verdict is the same in a parallel and a serialized
+/// run. The first that applies wins:
+/// 1. the task-local scope: the test's task, and `Task {}` started in it;
+/// 2. a handler a test's registry is running on this thread: what a delivery
+///    does is the work of the test that posted it;
+/// 3. the center the caller stored, read in a test's scope, while that test
+///    runs (unless another running test has used the objects the work touches:
+///    a shared object made in one test and used by another);
+/// 4. an object the work touches (a post's sender or subject, a registration's
+///    observer or filter) that exactly one running test has seen;
+/// 5. in a run where tests never overlapped and no parallel suite (the
+///    `.observerHarness` trait) is running — XCTest, a script — the one running test.
+///
+/// Anything else is **untold**: a post reaches every running test's matching
+/// registrations unrecorded, as the default center would, and each test it
+/// reached notes it (`escaped-test-scope`, a note: it fails nobody); a
+/// registration goes to Foundation's default center. Deciding by which tests'
+/// registrations a post reaches, or by how many scopes are open, would make a
+/// verdict depend on the tests that run beside it.
+final class ScopeRouter: @unchecked Sendable {
+    static let shared = ScopeRouter()
+
+    private final class Entry {
+        /// Held weakly: the router must not keep a test's harness (and what
+        /// its registries hold) alive. While a scope is open, the scope holds it.
+        weak var registries: HarnessRegistries?
+        let key: ObjectIdentifier
+        let serial: Int
+        let recorder: ObjectIdentifier
+        /// False for the trait's tests, which may run in parallel.
+        let infersSoleTest: Bool
+        var depth = 0
+        /// When its scope last closed, for choosing the latest.
+        var closedAt = 0
+
+        init(_ registries: HarnessRegistries) {
+            self.registries = registries
+            key = ObjectIdentifier(registries)
+            serial = registries.serial
+            recorder = registries.recorderID
+            infersSoleTest = registries.infersSoleTest
+        }
+    }
+
+    private let lock = Lock()
+    // Guarded by `lock`.
+    /// The running tests, by registries and by recorder.
+    private var running: [ObjectIdentifier: Entry] = [:]
+    private var byRecorder: [ObjectIdentifier: Entry] = [:]
+    private var closings = 0
+    /// Two scopes were open at once: tests run in parallel, so a scope closing
+    /// does not mean its test ended, and nothing is given to a test by elimination.
+    private var overlapped = false
+    /// The router is in place for the process (done at the first scope).
+    private var activated = false
+    /// Finished tests' registrations, which every post still reaches.
+    let leftovers = Leftovers()
+
+    // MARK: Scopes
+
+    func enter(_ registries: HarnessRegistries) {
+        let key = ObjectIdentifier(registries)
+        let activating: Bool = lock.withLock {
+            defer { activated = true }
+            return !activated
+        }
+        if activating { RegistryScope.processCenter = RoutingCenter.shared }
+        registries.hasOpenedScope = true
+        var finishedHere: [HarnessRegistries] = []
+        lock.withLock {
+            let entry = running[key].flatMap { $0.registries === registries ? $0 : nil } ?? Entry(registries)
+            running[key] = entry
+            byRecorder[entry.recorder] = entry
+            entry.depth += 1
+            let others = running.values.filter { $0 !== entry }
+            // Another open scope is a parallel test, unless this scope nests in it.
+            let outer = RegistryScope.provider as? HarnessRegistries
+            if others.contains(where: { $0.depth > 0 && ($0.registries == nil || $0.registries !== outer) }) {
+                overlapped = true
+            }
+            // Run one at a time, a new test's scope means every closed one's test
+            // ended; a test that may run beside others ends only when released.
+            if !overlapped, entry.infersSoleTest {
+                for other in others where other.depth == 0 && other.infersSoleTest {
+                    if let finished = removeLocked(other) { finishedHere.append(finished) }
+                }
+            }
+            pruneLocked()
+        }
+        // A harness that opens a scope again takes its registrations back.
+        if let center = registries.routedCenterIfMade { leftovers.remove(center) }
+        for finished in finishedHere { finished.routedCenterIfMade.map(leftovers.add) }
+    }
+
+    func exit(_ registries: HarnessRegistries) {
+        lock.withLock {
+            guard let entry = running[ObjectIdentifier(registries)] else { return }
+            entry.depth -= 1
+            closings += 1
+            entry.closedAt = closings
+        }
+    }
+
+    /// The harness was released: its test ended, if it had not already (a
+    /// later test's scope ends it in a run of one test at a time).
+    func harnessEnded(_ registries: HarnessRegistries) {
+        let wasRunning: Bool = lock.withLock {
+            guard let entry = running[ObjectIdentifier(registries)], entry.registries === registries else {
+                return false
+            }
+            _ = removeLocked(entry)
+            pruneLocked()
+            return true
+        }
+        // A harness used only by injection keeps recording: its registries
+        // outlive it in the test's hands (`Harness().notificationCenter()`).
+        guard registries.hasOpenedScope else { return }
+        registries.finishRecording()
+        if wasRunning { registries.routedCenterIfMade.map(leftovers.add) }
+    }
+
+    private func removeLocked(_ entry: Entry) -> HarnessRegistries? {
+        running[entry.key] = nil
+        byRecorder[entry.recorder] = nil
+        return entry.registries
+    }
+
+    /// Drops the entries whose harness is gone without saying so.
+    private func pruneLocked() {
+        for (key, entry) in running where entry.registries == nil {
+            running[key] = nil
+            byRecorder[entry.recorder] = nil
+        }
+    }
+
+    // MARK: Attributing
+
+    /// Whose work a call is.
+    enum Attribution {
+        /// This running test's: recorded there.
+        case test(HarnessRegistries)
+        /// Nothing ties it to one test: it reaches these running tests as the
+        /// default center would reach them, and none records it as its own.
+        case untold(running: [HarnessRegistries])
+    }
+
+    /// Whose work a call made from here is, made through `bound` (the scope
+    /// the caller's center was read in, if any) and touching the objects given.
+    func attribute(bound: HarnessRegistries?, touching first: AnyObject?, _ second: AnyObject? = nil)
+        -> Attribution
+    {
+        if let scope = RegistryScope.provider as? HarnessRegistries { return .test(scope) }
+        let frame = ThreadContext.current.frameRecorder
+        return lock.withLock {
+            if let frame, let entry = byRecorder[frame], let registries = entry.registries {
+                return .test(registries)
+            }
+            // Unless another running test has used what the work touches: a
+            // shared object made in one test and used by another.
+            if let bound, let entry = running[ObjectIdentifier(bound)], entry.registries === bound {
+                guard seenByOtherLocked(than: bound, first, second) else { return .test(bound) }
+                return .untold(running: runningLocked())
+            }
+            if let owner = ownerLocked(of: first, second) { return .test(owner) }
+            if let sole = soleTestLocked() { return .test(sole) }
+            return .untold(running: runningLocked())
+        }
+    }
+
+    private func runningLocked() -> [HarnessRegistries] {
+        running.values.sorted { $0.serial < $1.serial }.compactMap(\.registries)
+    }
+
+    /// Whether a running test other than `test` has seen one of the objects.
+    private func seenByOtherLocked(than test: HarnessRegistries, _ first: AnyObject?, _ second: AnyObject?) -> Bool {
+        guard first != nil || second != nil else { return false }
+        return running.values.contains { entry in
+            guard let registries = entry.registries, registries !== test else { return false }
+            return first.map(registries.hasSeen) == true || second.map(registries.hasSeen) == true
+        }
+    }
+
+    /// The one running test that has seen the objects, if exactly one has.
+    private func ownerLocked(of first: AnyObject?, _ second: AnyObject?) -> HarnessRegistries? {
+        guard first != nil || second != nil, !running.isEmpty else { return nil }
+        var owner: HarnessRegistries?
+        for entry in running.values {
+            guard let registries = entry.registries else { continue }
+            let seen = first.map(registries.hasSeen) == true || second.map(registries.hasSeen) == true
+            guard seen else { continue }
+            if owner != nil { return nil }  // several have: a shared object
+            owner = registries
+        }
+        return owner
+    }
+
+    /// The running test, when tests run one at a time (never overlapped, no
+    /// parallel suite running): the open one, else the one that closed last.
+    private func soleTestLocked() -> HarnessRegistries? {
+        guard !overlapped, !running.isEmpty, running.values.allSatisfy(\.infersSoleTest) else { return nil }
+        let open = running.values.filter { $0.depth > 0 }
+        if open.count == 1 { return open[0].registries }
+        guard open.isEmpty else { return nil }
+        return running.values.max { $0.closedAt < $1.closedAt }?.registries
+    }
+
+    /// Every running test's center that exists, and then the finished tests'
+    /// centers where `observer` was registered: where its registrations may be.
+    func centers(holding observer: AnyObject, first: HarnessRegistries?) -> [InstrumentedNotificationCenter] {
+        let others = lock.withLock {
+            running.values.filter { $0.registries !== first }.sorted { $0.serial < $1.serial }
+                .compactMap { $0.registries?.routedCenterIfMade }
+        }
+        let head = (first?.routedCenterIfMade).map { [$0] } ?? []
+        return head + others + leftovers.centers(observedBy: observer)
+    }
+}
+
+/// Where code runs when it is outside every test's task, for the message
+/// that says how work left a scope.
+enum ExecutionContext: UInt8, Sendable {
+    case unknown = 0
+    /// A task that does not descend from the test's (`Task.detached`).
+    case unscopedTask = 1
+    /// An `OperationQueue` other than the main one.
+    case operationQueue = 2
+    /// The main thread, outside the test's task: a main-queue block, a timer, a run-loop source.
+    case mainThread = 3
+    /// Another thread: a `DispatchQueue` block, a `Thread`.
+    case backgroundThread = 4
+    /// A post made straight on `NotificationCenter.default`, brought over by the bridge.
+    case foundationCenter = 5
+
+    static func describeCurrent() -> ExecutionContext {
+        if withUnsafeCurrentTask(body: { $0 != nil }) { return .unscopedTask }
+        if let queue = OperationQueue.current, queue !== OperationQueue.main { return .operationQueue }
+        return Thread.isMainThread ? .mainThread : .backgroundThread
+    }
+
+    var phrase: String {
+        switch self {
+        case .unknown: "outside the test's task"
+        case .unscopedTask: "a task that does not descend from the test's (Task.detached)"
+        case .operationQueue: "an OperationQueue"
+        case .mainThread: "the main thread outside the test's task (a main-queue block, a timer or a run-loop source)"
+        case .backgroundThread: "a background thread (a DispatchQueue block or a Thread)"
+        case .foundationCenter: "NotificationCenter.default, outside the test's task"
+        }
+    }
+}
