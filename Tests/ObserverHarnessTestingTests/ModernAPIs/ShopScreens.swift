@@ -80,6 +80,7 @@ extension Notification.Name {
     var token: (any NSObjectProtocol)?
 
     init() {
+        // ↓ delivery-off-isolation
         token = Observers.center.addObserver(forName: .cartSynced, object: nil, queue: nil) { _ in
             // Shows the banner, and tells the screen reader: main-actor work.
             Observers.center.post(name: .bannerDidShow, object: nil)
@@ -94,7 +95,6 @@ extension Notification.Name {
 
 final class CartSyncer: Sendable {
     func finish() async {
-        // ↓ delivery-off-isolation
         Observers.center.post(name: .cartSynced, object: nil)
     }
 }
