@@ -67,7 +67,7 @@ func orderDependenceMessage<Value>(_ dependence: OrderDependence<Value>, baselin
     }
     return "The result depends on delivery order: \(dependence.post) reaches \(list(receivers)); \(orders). "
         + "Make each observer independent of the others' order (pass what it needs with the notification, or "
-        + "observe what the other announces once it is done), or make the order explicit."
+        + "observe what the other announces once it is done), or make the order explicit. [ordering-dependence]"
 }
 
 private func names(_ receivers: [OrderReceiver]) -> String { receivers.map(\.name).joined(separator: ", ") }

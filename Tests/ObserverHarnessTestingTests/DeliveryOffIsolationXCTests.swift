@@ -11,7 +11,9 @@ final class DeliveryOffIsolationXCTests: XCTestCase {
     @MainActor func testABackgroundPostToAMainActorObserverIsReported() async {
         let harness = Harness()
         let center = harness.notificationCenter()
-        let token = center.addObserver(forName: cartChanged, object: nil, queue: nil) { _ in }
+        let token = center.addObserver(forName: cartChanged, object: nil, queue: nil) { _ in
+            harness.noteAction(.increment("badge.count"))
+        }
         await Task.detached { center.post(name: cartChanged, object: nil) }.value
         center.removeObserver(token)
 

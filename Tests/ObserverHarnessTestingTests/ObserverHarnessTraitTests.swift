@@ -146,7 +146,10 @@ struct TraitOptionsOnASuite {
     @MainActor
     @Test(.observerHarness(expecting: ["delivery-off-isolation"], posts: .background))
     func aMainActorObserverOfABackgroundPostIsReported() {
-        let token = Observers.center.addObserver(forName: .episodeDidEnd, object: nil, queue: nil) { _ in }
+        let harness = Harness.current!
+        let token = Observers.center.addObserver(forName: .episodeDidEnd, object: nil, queue: nil) { _ in
+            harness.noteAction(.increment("episodes.ended"))
+        }
         Playback.endEpisode()
         Observers.center.removeObserver(token)
     }

@@ -114,6 +114,7 @@ enum LoginScene {
                 && text.contains(#", "Welcome" when block#2"#)
                 && text.contains("OrderIndependenceTests.swift:\(LoginScene.cacheLine)")
                 && text.contains("OrderIndependenceTests.swift:\(LoginScene.bannerLine)")
+                && issue.comments.contains { $0.rawValue.hasSuffix("[ordering-dependence]") }
         }
     }
 

@@ -19,8 +19,10 @@ private let runs = Array(0..<6)
     func aSyncPostedFromItsQueueReachesAMainActorObserverOffItsActor(run: Int) async {
         let engine = SyncEngine()
         let heard = Counter()
+        let harness = Harness.current!
         let token = Observers.center.addObserver(forName: .syncFinished, object: engine, queue: nil) { _ in
             heard.bump()
+            harness.noteAction(.increment("status.syncs"))  // main-actor state, as the row sees it
         }
         engine.sync()
         await heard.reach(1)
@@ -47,8 +49,10 @@ private let runs = Array(0..<6)
     func progressFromTheOperationQueueReachesAMainActorRowOffItsActor(run: Int) async {
         let uploader = Uploader()
         let parts = Counter()
+        let harness = Harness.current!
         let token = Observers.center.addObserver(forName: .uploadProgress, object: nil, queue: nil) { _ in
             parts.bump()
+            harness.noteAction(.increment("row.progress"))  // main-actor state, as the row sees it
         }
         uploader.upload(parts: 1)
         await parts.reach(1)

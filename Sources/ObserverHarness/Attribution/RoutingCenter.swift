@@ -99,14 +99,16 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
             case .untold: nil
             }
         var matched = false
-        for center in ScopeRouter.shared.centers(holding: target, first: first)
-        where center.hasRegistrations(of: target) {
+        let centers = ScopeRouter.shared.centers(holding: target, first: first)
+        for center in centers where center.hasRegistrations(of: target) {
             center.removeObserver(observer, name: name, object: object, location: location)
             matched = true
         }
-        // Nothing anywhere: unbalanced, if the test's harness knows the object
-        // (an unknown one may be a registration of Foundation's own).
-        if !matched, let center = first?.defaultCenter, center.knows(target) {
+        // Nothing anywhere: unbalanced, where a center can tell it was meant for it.
+        if !matched,
+            let center = InstrumentedNotificationCenter.homeOfUnmatchedRemoval(
+                of: target, scope: first?.defaultCenter, among: centers)
+        {
             center.removeObserver(observer, name: name, object: object, location: location)
         }
     }

@@ -1,14 +1,18 @@
 extension Harness {
     /// Waits until the harness's async observers have nothing under way:
-    /// every async-message delivery enqueued has run, every task an object
+    /// every async-message delivery enqueued has run, the main actor has
+    /// taken every job it was given before the call, every task an object
     /// the test tracks keeps in its stored properties has opened its loop,
     /// finished or been cancelled, and every async loop whose owner
     /// deallocated or was released has ended. Call it before checking
     /// findings in a test that uses async messages or `for await` loops. A
-    /// loop started in a `Task` opens when the task first runs: a task kept
-    /// by a tracked object (`task = Task { for await … }`) is waited for
-    /// without being named; `loopsOpened` also waits until that many loops
-    /// have opened in this harness, for loops in tasks no tracked object keeps.
+    /// loop started in a `Task` opens (registers) when the task first runs:
+    /// a main-actor object's `Task { for await … }` made before the call has
+    /// opened its loop when `settle()` returns, tracked or not (the main actor
+    /// takes its jobs in order); a task kept by a tracked object is waited
+    /// for without being named, wherever it runs; `loopsOpened` also waits
+    /// until that many loops have opened in this harness, for loops in tasks
+    /// off the main actor that no tracked object keeps.
     ///
     /// It never sleeps: it yields to the scheduler at most `maxTurns` times
     /// (tests running in parallel on the main actor share its turns, hence
@@ -33,6 +37,7 @@ extension Harness {
     ) async -> Bool {
         searchHeldTasks()
         let activity = recorder.asyncActivity
+        activity.enqueueMainActorTurn()
         var turns = 0
         while !activity.isSettled(loopsOpened: loopsOpened), turns < maxTurns {
             await Task.yield()

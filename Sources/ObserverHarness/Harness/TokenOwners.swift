@@ -34,7 +34,7 @@ enum TokenOwners {
         var owners: [UInt32: [UInt32]] = [:]
         // A block's queue is tracked too; it holds no user's token.
         for (id, object) in live where !tokens.contains(id) && !(object is OperationQueue) {
-            var search = Search(tokenIDs: tokenIDs, known: known)
+            var search = Search(known: known) { tokenIDs[ObjectIdentifier($0)] }
             search.visited.insert(ObjectIdentifier(object))
             search.enter(object, classDepth: classDepthLimit)
             for token in search.found { owners[token, default: []].append(id) }
@@ -45,10 +45,23 @@ enum TokenOwners {
         }
     }
 
+    /// The tokens `object` keeps now in its own stored values (optionals,
+    /// collections, structs; `tokenID` says which instances are tokens, and
+    /// their id). Unlike ``record(in:)``, which runs when the test checks,
+    /// this runs while the app runs: other objects it references may be
+    /// changing on other threads, so none is entered.
+    static func tokens(keptBy object: AnyObject, tokenID: @escaping (AnyObject) -> UInt32?) -> Set<UInt32> {
+        var search = Search(known: [], tokenID: tokenID)
+        search.visited.insert(ObjectIdentifier(object))
+        search.enter(object, classDepth: 0)
+        return search.found
+    }
+
     /// One known object's search for the tokens it holds.
     private struct Search {
-        let tokenIDs: [ObjectIdentifier: UInt32]
         let known: Set<ObjectIdentifier>
+        /// The id of an instance that is a registration token.
+        let tokenID: (AnyObject) -> UInt32?
         var budget = TokenOwners.valueLimit
         var visited: Set<ObjectIdentifier> = []
         var found: Set<UInt32> = []
@@ -70,7 +83,7 @@ enum TokenOwners {
             guard budget > 0 else { return }
             if let object = classInstance(value) {
                 let key = ObjectIdentifier(object)
-                if let token = tokenIDs[key] {
+                if let token = tokenID(object) {
                     found.insert(token)
                     return
                 }

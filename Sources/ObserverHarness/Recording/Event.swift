@@ -225,6 +225,11 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// A delivery that ran off its registration's isolation; a `hop` whose
     /// work ran off it.
     static let offIsolation = EventFlags(rawValue: 1 << 5)
+    /// `hop`: live, the handler may have handed its work on unseen (a `Task`
+    /// that ended before the handler returned leaves no trace), so it is
+    /// judged only by what it and its tasks record (shares its bit with
+    /// ``weak``, which only `add` and `delegateSet` use).
+    static let unseenHandOff = EventFlags(rawValue: 1 << 0)
     /// `scopeEscape` in traces written before untold registrations went
     /// unnoted: the work was a registration. Read, never written now.
     static let escapedRegistration = EventFlags(rawValue: 1 << 0)

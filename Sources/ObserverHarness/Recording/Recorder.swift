@@ -57,6 +57,8 @@ final class Recorder: @unchecked Sendable {
     @exclusivity(unchecked) private var overwrittenTokens: [UInt32: [UInt32]] = [:]
     /// Objects the app said it released, in order.
     @exclusivity(unchecked) private var releasedObjects: [UInt32] = []
+    /// Released objects a going registry held strongly (``keepIfReleased(_:)``).
+    @exclusivity(unchecked) private var keptReleased: [AnyObject] = []
     /// The registries recording here, so a leak check can detach registrations.
     @exclusivity(unchecked) private var registriesHere: [WeakRegistry] = []
     /// How many registries were alive at the last pruning of `registriesHere`.
@@ -173,28 +175,28 @@ final class Recorder: @unchecked Sendable {
         guard let origin = HopOrigin.current, origin.recorderID == ObjectIdentifier(self),
             let left = origin.isLeft(callerIsolation: caller, context: context)
         else { return }
-        appendHopLocked(origin, offIsolation: left, context: context)
+        appendHopLocked(origin, flags: left ? .offIsolation : .none, context: context)
     }
 
-    /// A `hop` of `origin`'s delivery, once per delivery and kind.
-    private func appendHopLocked(_ origin: HopOrigin, offIsolation: Bool, context: ThreadContext) {
-        let bit: UInt8 = offIsolation ? 2 : 1
+    /// A `hop` of `origin`'s delivery, once per delivery for work off the
+    /// isolation and once for work handed on.
+    private func appendHopLocked(_ origin: HopOrigin, flags: EventFlags, context: ThreadContext) {
+        let bit: UInt8 = flags.contains(.offIsolation) ? 2 : 1
         let marks = hopMarks[origin.delivery] ?? 0
         guard marks & bit == 0 else { return }
         hopMarks[origin.delivery] = marks | bit
-        var hop = Event(
-            kind: .hop, flags: offIsolation ? .offIsolation : [], registration: origin.registration,
-            cause: origin.delivery)
+        var hop = Event(kind: .hop, flags: flags, registration: origin.registration, cause: origin.delivery)
         hop.thread = context.threadNumber
         hop.time = monotonicNanoseconds()
         lastTime = hop.time
         _ = storage.append(hop)
     }
 
-    /// The handler of `origin`'s delivery left work holding it (a `Task`).
-    func recordHop(of origin: HopOrigin, offIsolation: Bool) {
+    /// The handler of `origin`'s delivery handed work on (a `Task`), or, live,
+    /// may have (``EventFlags/unseenHandOff``).
+    func recordHop(of origin: HopOrigin, flags: EventFlags) {
         let context = ThreadContext.current
-        lock.withLock { appendHopLocked(origin, offIsolation: offIsolation, context: context) }
+        lock.withLock { appendHopLocked(origin, flags: flags, context: context) }
     }
 
     /// A delivery off its registration's isolation is under way: from now on
@@ -715,6 +717,18 @@ final class Recorder: @unchecked Sendable {
     func recordRelease(_ id: UInt32, at location: CodeLocation) {
         record(Event(kind: .appRelease, object: id), at: location)
         lock.withLock { releasedObjects.append(id) }
+    }
+
+    /// Keeps, until the recorder ends, those of `objects` the app released:
+    /// a registry going frees them, after its registration held them past
+    /// their release (see `RegistrationStore.deinit`).
+    func keepIfReleased(_ objects: [AnyObject]) {
+        lock.withLock {
+            for object in objects {
+                guard let id = knownObjectIDLocked(for: object), releasedObjects.contains(id) else { continue }
+                keptReleased.append(object)
+            }
+        }
     }
 
     /// Objects the app released that are still alive, in id order.

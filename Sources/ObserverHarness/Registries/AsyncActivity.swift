@@ -26,6 +26,7 @@ final class AsyncActivity: @unchecked Sendable {
     private let lock = NSLock()
     // Guarded by `lock`.
     private var pendingDeliveries = 0
+    private var pendingMainActorTurns = 0
     private var bufferedValues = 0
     private var openLoops: [UInt32: OpenLoop] = [:]
     private var releasedOwners: Set<UInt32> = []
@@ -43,6 +44,16 @@ final class AsyncActivity: @unchecked Sendable {
 
     func deliveryEnqueued() { lock.withLock { pendingDeliveries += 1 } }
     func deliveryFinished() { lock.withLock { pendingDeliveries -= 1 } }
+
+    /// Lets the main actor take every job it was given before this call (a
+    /// main-actor object's `Task { for await … }`, made before the test
+    /// settles, runs to its loop's first wait, which registers it): the main
+    /// actor takes its jobs in order, so a turn enqueued now is taken after
+    /// them, and the activity is not settled until it is.
+    func enqueueMainActorTurn() {
+        lock.withLock { pendingMainActorTurns += 1 }
+        Task { @MainActor in self.lock.withLock { self.pendingMainActorTurns -= 1 } }
+    }
 
     /// Records a loop opened in the task `task`; returns the owner found for
     /// it when it has none of its own: the one object keeping that task.
@@ -145,12 +156,13 @@ final class AsyncActivity: @unchecked Sendable {
     }
 
     /// Nothing left to wait for: at least `loops` loops opened so far, no
-    /// delivery pending, no value waiting in a loop's buffer, every task the
+    /// delivery or main-actor turn pending, no value waiting in a loop's buffer, every task the
     /// test's objects keep has opened its loop or finished, and every loop
     /// whose owner is gone or released has ended.
     func isSettled(loopsOpened loops: Int) -> Bool {
         lock.withLock {
-            loopsOpened >= loops && pendingDeliveries == 0 && bufferedValues == 0 && !hasPendingHeldTaskLocked
+            loopsOpened >= loops && pendingDeliveries == 0 && pendingMainActorTurns == 0 && bufferedValues == 0
+                && !hasPendingHeldTaskLocked
                 && !openLoops.values.contains { loop in
                     loop.ownerID != 0 && (loop.owner == nil || releasedOwners.contains(loop.ownerID))
                 }

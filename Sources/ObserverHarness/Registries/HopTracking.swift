@@ -8,9 +8,8 @@
 /// what the handler does: while such a delivery runs, a task-local
 /// ``HopOrigin`` names it. Whatever the handler records in the delivery
 /// itself ran off the isolation; a `Task` it starts inherits the origin, so
-/// the harness learns that work was handed on (the task holds the origin when
-/// the handler returns) and, when the task records something, whether that ran
-/// on the registration's isolation (`hop` events).
+/// when the task records something the harness learns whether that ran on
+/// the registration's isolation (`hop` events).
 final class HopOrigin: Sendable {
     let recorderID: ObjectIdentifier
     /// The delivery off its isolation, and its registration.
@@ -56,13 +55,25 @@ enum CallerIsolation {
 
 extension Recorder {
     /// Runs a delivery that is off its registration's isolation with its
-    /// ``HopOrigin`` visible to the handler, and records a `hop` if the
-    /// handler left a `Task` (or anything else) holding it.
+    /// ``HopOrigin`` visible to the handler, and records whether the handler
+    /// handed work on.
+    ///
+    /// In a replay a handler's hop holds the origin until the step ends, so a
+    /// hop is recorded exactly when the handler made one. Live, a `Task` the
+    /// handler started holds it only until the task ends, which may be
+    /// before the handler returns: whether it is still held says when the
+    /// task ran, not whether there was one. So live the hop is recorded as
+    /// unseen, for every such delivery, and the handler is judged only by
+    /// what it and its tasks record.
     func runOffIsolation(
         delivery: UInt32, registration: UInt32, isolation: RegistrationIsolation, _ body: () -> Void
     ) {
         var origin = HopOrigin(recorder: self, delivery: delivery, registration: registration, isolation: isolation)
         HopOrigin.$current.withValue(origin, operation: body)
-        if !isKnownUniquelyReferenced(&origin) { recordHop(of: origin, offIsolation: false) }
+        if ThreadContext.current.modelledPlace == nil {
+            recordHop(of: origin, flags: .unseenHandOff)
+        } else if !isKnownUniquelyReferenced(&origin) {
+            recordHop(of: origin, flags: .none)
+        }
     }
 }

@@ -174,9 +174,38 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
             store.remove(observerID: 0, channel: name?.rawValue, senderID: 0, site: .location(location))
             return
         }
-        store.remove(
-            observerID: recorder.objectIDForRemoval(of: target), channel: name?.rawValue,
-            senderID: senderID, site: .location(location))
+        let observerID = recorder.objectIDForRemoval(of: target)
+        let removed = store.remove(
+            observerID: observerID, channel: name?.rawValue, senderID: senderID, site: .location(location))
+        // An object that registered a block and removes itself ended nothing:
+        // its registration is its token's. Saying who keeps the token lets
+        // the finding name that registration.
+        guard removed == 0 else { return }
+        for token in activeTokens(keptBy: target) { recorder.recordTokenOwner(observerID, of: token) }
+    }
+
+    /// The tokens of this center's active block registrations that `object`
+    /// keeps in its stored properties.
+    func activeTokens(keptBy object: AnyObject) -> [UInt32] {
+        let store = store
+        let kept = TokenOwners.tokens(keptBy: object) { instance in
+            guard let token = instance as? NotificationObserverToken, token.store === store else { return nil }
+            return token.observerID
+        }
+        return kept.isEmpty ? [] : store.activeTokens(among: kept)
+    }
+
+    /// Where the router records an observer-wide removal that matched no
+    /// registration in any center: the center whose block token `object`
+    /// keeps (removing itself by observer ends nothing there), else the
+    /// scope's center if its harness knows the object. nil for an object
+    /// neither knows, which may be registered on Foundation's own center.
+    static func homeOfUnmatchedRemoval(
+        of object: AnyObject, scope: InstrumentedNotificationCenter?, among centers: [InstrumentedNotificationCenter]
+    ) -> InstrumentedNotificationCenter? {
+        if let home = centers.first(where: { !$0.activeTokens(keptBy: object).isEmpty }) { return home }
+        guard let scope, scope.knows(object) else { return nil }
+        return scope
     }
 
     // MARK: Posting

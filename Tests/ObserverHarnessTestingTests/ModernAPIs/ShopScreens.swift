@@ -73,14 +73,17 @@ struct ShopCartSynced: NotificationCenter.AsyncMessage {
 // article: isolation
 extension Notification.Name {
     static let cartSynced = Notification.Name("CartSynced")
+    static let bannerDidShow = Notification.Name("BannerDidShow")
 }
 
 @MainActor final class SyncBanner {
     var token: (any NSObjectProtocol)?
 
     init() {
+        // ↓ delivery-off-isolation
         token = Observers.center.addObserver(forName: .cartSynced, object: nil, queue: nil) { _ in
-            print("synced: show the banner")
+            // Shows the banner, and tells the screen reader: main-actor work.
+            Observers.center.post(name: .bannerDidShow, object: nil)
         }
     }
 
@@ -92,7 +95,6 @@ extension Notification.Name {
 
 final class CartSyncer: Sendable {
     func finish() async {
-        // ↓ delivery-off-isolation
         Observers.center.post(name: .cartSynced, object: nil)
     }
 }

@@ -76,6 +76,29 @@ extension Live {
                 manager.finish("episode-1")
                 return [row, manager]
             },
+            Journey(
+                name: "a strong list made in the test keeping a released screen",
+                rule: "registration-keeps-observer-alive", buggy: true
+            ) { harness, center in
+                let list = harness.observerList(of: LiveScreen.self, hold: .strong)
+                var hud: LiveScreen? = LiveScreen("hud")
+                list.add(hud!)
+                harness.noteReleased(hud!)
+                hud = nil
+                return [list]
+            },
+            Journey(
+                name: "a strong list made in the test, its screen removed before release",
+                rule: "registration-keeps-observer-alive", buggy: false
+            ) { harness, center in
+                let list = harness.observerList(of: LiveScreen.self, hold: .strong)
+                var hud: LiveScreen? = LiveScreen("hud")
+                list.add(hud!)
+                list.remove(hud!)
+                harness.noteReleased(hud!)
+                hud = nil
+                return [list]
+            },
             Journey(name: "an unowned observer freed, then notified", rule: "notify-after-dealloc", buggy: true) {
                 harness, center in
                 let list = harness.observerList(of: LiveScreen.self, hold: .unowned)

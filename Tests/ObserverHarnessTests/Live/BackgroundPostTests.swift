@@ -54,6 +54,7 @@ extension Live {
             let lock = NSLock()
             let token = center.addObserver(forName: .liveFileArrived, object: nil, queue: nil) { _ in
                 lock.withLock { ranOnMainThread.append(Thread.isMainThread) }
+                harness.noteAction(.increment("files.arrived"))
             }
             center.post(name: .liveFileArrived, object: nil)
             center.removeObserver(token)

@@ -141,6 +141,49 @@ extension Live {
             #expect(finding.message.contains("dropped 3 messages"))
         }
 
+        /// A main-actor history nobody tracks, whose loop's task has not run
+        /// when the test settles: `settle()` lets the main actor take it, so
+        /// the loop listens before the burst, every run.
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+        @MainActor final class UntrackedHistory {
+            var revisions: [Int] = []
+            var task: Task<Void, Never>?
+            init(center: InstrumentedNotificationCenter, cart: LiveCart, busyMainActor: Bool = false) {
+                // Main-actor work the app queued first: the loop's task waits behind it.
+                if busyMainActor { Task { @MainActor in usleep(2_000) } }
+                task = Task { [weak self] in
+                    for await message in center.messages(of: cart, for: LiveCartSynced.self, bufferSize: 1) {
+                        self?.revisions.append(message.revision)
+                    }
+                }
+            }
+            deinit { task?.cancel() }
+        }
+
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+        /// The test is not on the main actor (Swift Testing's default), so it
+        /// goes on while the main actor is still busy.
+        @Test(arguments: [false, true])
+        func settleLetsAnUntrackedMainActorLoopListenBeforeTheBurst(burst: Bool) async {
+            for _ in 0..<20 {
+                let harness = Harness()
+                let center = harness.notificationCenter()
+                let cart = LiveCart()
+                let history = await UntrackedHistory(center: center, cart: cart, busyMainActor: true)
+                await harness.settle()
+                // The main actor, which the loop takes messages on, is busy until the burst is in.
+                let gate = DispatchSemaphore(value: 0)
+                Task { @MainActor in gate.wait() }
+                for revision in 1...(burst ? 3 : 1) { center.post(LiveCartSynced(revision: revision), subject: cart) }
+                gate.signal()
+                await harness.settle()
+                let revisions = await history.revisions
+                #expect(burst ? !revisions.contains(2) && !revisions.isEmpty : revisions == [1])
+                #expect(harness.analyze().live("message-dropped").count == (burst ? 1 : 0))
+                await history.task?.cancel()
+            }
+        }
+
         @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @Test func aMessageConsumerThatKeepsUpDropsNothing() async {
             let harness = Harness()

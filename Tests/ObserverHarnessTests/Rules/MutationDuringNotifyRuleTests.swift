@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ObserverHarness
@@ -148,6 +149,106 @@ extension Rules {
                 """, registries: #"{ "subject": { "kind": "subject", "order": "registration" } }"#
             ).report()
             report.expectNone(of: Self.rule)
+        }
+
+        // MARK: A center: only changes that can alter who receives the post in flight
+
+        /// An upload row: the finished handler removes both its tokens. The
+        /// progress registration is another channel's (and another sender's).
+        static func uploadRow(removing: String, extraFinished: Bool = false) -> String {
+            """
+            [
+              { "op": "create", "object": "row" },
+              { "op": "create", "object": "task" },
+              { "op": "create", "object": "log" },
+              { "op": "observe", "registry": "center", "observer": "row", "channel": "UploadProgress",
+                "sender": "task", "token": "progress", "handler": [] },
+              { "op": "observe", "registry": "center", "observer": "row", "channel": "UploadFinished",
+                "token": "finished", "handler": [
+                  { "remove": { "registry": "center", "token": "\(removing)", "site": "UploadRow.swift:30" } },
+                  { "remove": { "registry": "center", "token": "finished" } } ] },
+              \(extraFinished ? #"{ "op": "observe", "registry": "center", "observer": "log", "channel": "UploadFinished", "token": "later", "handler": [] },"# : "")
+              { "op": "post", "registry": "center", "channel": "UploadFinished" }
+            ]
+            """
+        }
+
+        @Test func aCenterHandlerRemovingAnotherChannelsRegistrationIsClean() throws {
+            try InlineScenario(Self.uploadRow(removing: "progress")).report().expectNone(of: Self.rule)
+        }
+
+        @Test func aCenterHandlerRemovingARegistrationThePostHasNotReachedFires() throws {
+            let report = try InlineScenario(Self.uploadRow(removing: "later", extraFinished: true)).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.site?.description == "UploadRow.swift:30")
+        }
+
+        @Test func aCenterHandlerAddingARegistrationForAnotherChannelIsClean() throws {
+            try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "coordinator" },
+                  { "op": "create", "object": "logger" },
+                  { "op": "observe", "registry": "center", "observer": "coordinator", "channel": "Login", "handler": [
+                      { "observe": { "registry": "center", "observer": "logger", "channel": "Logout",
+                                     "handler": [] } } ] },
+                  { "op": "post", "registry": "center", "channel": "Login" }
+                ]
+                """
+            ).report().expectNone(of: Self.rule)
+        }
+
+        /// A subject is a list enumerated in place: removing another
+        /// observer is a mutation, whichever the post has reached.
+        @Test func aSubjectHandlerRemovingAnObserverAlreadyReachedStillFires() throws {
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "coordinator" },
+                  { "op": "create", "object": "logger" },
+                  { "op": "observe", "registry": "subject", "observer": "logger", "handler": [] },
+                  { "op": "observe", "registry": "subject", "observer": "coordinator", "handler": [
+                      { "remove": { "registry": "subject", "observer": "logger" } } ] },
+                  { "op": "post", "registry": "subject" }
+                ]
+                """, registries: #"{ "subject": { "kind": "subject", "order": "registration" } }"#
+            ).report()
+            #expect(report.findings(of: Self.rule).count == 1)
+        }
+
+        @Test func liveARowRemovingItsProgressTokenWhenFinishedIsClean() {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let task = NSObject()
+            let tokens = Box()
+            tokens.other = center.addObserver(forName: .init("UploadProgress"), object: task, queue: nil) { _ in }
+            tokens.token = center.addObserver(forName: .init("UploadFinished"), object: nil, queue: nil) {
+                [tokens] _ in
+                if let progress = tokens.other { center.removeObserver(progress) }
+                if let finished = tokens.token { center.removeObserver(finished) }
+            }
+            center.post(name: .init("UploadFinished"), object: task)
+            harness.analyze().expectNone(of: Self.rule)
+        }
+
+        @Test func liveAHandlerRemovingALaterObserverOfTheSamePostFires() throws {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let later = Box()
+            let removalLine = #line + 2
+            let first = center.addObserver(forName: .init("UploadFinished"), object: nil, queue: nil) { [later] _ in
+                if let token = later.token { center.removeObserver(token) }
+            }
+            later.token = center.addObserver(forName: .init("UploadFinished"), object: nil, queue: nil) { _ in }
+            center.post(name: .init("UploadFinished"), object: nil)
+            center.removeObserver(first)
+            let finding = try #require(harness.analyze().onlyFinding(of: Self.rule))
+            #expect(finding.site?.line == removalLine)
+        }
+
+        final class Box: @unchecked Sendable {
+            var token: (any NSObjectProtocol)?
+            var other: (any NSObjectProtocol)?
         }
     }
 }

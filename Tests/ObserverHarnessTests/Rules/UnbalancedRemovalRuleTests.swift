@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ObserverHarness
@@ -119,6 +120,34 @@ extension Rules {
                 """
             ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+
+        // MARK: Live: an object that keeps its block's token removes itself
+
+        final class LogoutScreen {
+            var token: (any NSObjectProtocol)?
+            init(center: InstrumentedNotificationCenter) {
+                token = center.addObserver(forName: .init("Logout"), object: nil, queue: nil) { _ in }
+            }
+        }
+
+        @Test func liveAScreenRemovingItselfWhileItKeepsItsBlockTokenFires() throws {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let screen = LogoutScreen(center: center)
+            let removalLine = #line + 1
+            center.removeObserver(screen)
+            let finding = try #require(harness.analyze().onlyFinding(of: Self.rule))
+            #expect(finding.site?.line == removalLine)
+            #expect(finding.message.contains("block form"), "\(finding.message)")
+        }
+
+        @Test func liveAScreenRemovingItsTokenIsClean() {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let screen = LogoutScreen(center: center)
+            if let token = screen.token { center.removeObserver(token) }
+            harness.analyze().expectNone(of: Self.rule)
         }
     }
 }

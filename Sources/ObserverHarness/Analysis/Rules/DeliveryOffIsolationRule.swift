@@ -21,9 +21,12 @@ struct DeliveryOffIsolationRule: Rule {
             a property set, a delegate call) ran off the actor: that is the error, reported at the handler's \
             registration, whoever posts. A handler that records nothing there and starts a `Task` (`Task { await \
             self?.ingest(x) }`, `Task { @MainActor in … }`) only hops: it is not reported, unless what the task \
-            records runs off the actor too. A handler of which nothing is seen, and that starts no task, is \
-            reported at the post that ran it off its actor, as the harness cannot tell what it touched. In a \
-            scenario, `{"hop": ISOLATION, "handler": [...]}` inside a handler is such a task. Typed messages are \
+            records runs off the actor too. In a scenario, `{"hop": ISOLATION, "handler": [...]}` inside a \
+            handler is such a task, and a handler of which nothing is seen, and that starts no task, is reported \
+            at the post that ran it off its actor, as the harness cannot tell what it touched. Live such a handler \
+            is not reported: a `Task` it started may have ended before it returned, leaving no trace, so the \
+            harness cannot tell a handler that only hopped from one that touched state it does not record, and \
+            says nothing rather than guess by timing. Typed messages are \
             not judged: a `MainActorMessage` observer always runs on the main actor, and an `AsyncMessage` \
             observer runs in a task of its own, whose `await`s hop where they must.
             """,

@@ -9,12 +9,14 @@ struct MutationDuringNotifyRule: Rule {
             Changing an observer list while it is being enumerated is where hand-written registries break: \
             enumerating a mutable array raises, an index-based loop skips or repeats an observer, and whether a \
             newly added observer receives the post in flight differs between implementations. \
-            NotificationCenter and `ObserverList` deliver from a copy of their receivers, so a handler removing \
-            its own registration (a one-shot observer, by its token, by observer, or in a "remove all" that \
-            includes it) does not fire this rule there; a removal of several reports only the others, which the \
-            post in flight still reaches on Linux and through `ObserverList` but not on Darwin's center. A \
-            scenario's `subject` models a hand-written list enumerated in place, where even the handler's own \
-            removal is a mutation. The Observation framework has its own form: `withObservationTracking` \
+            NotificationCenter and `ObserverList` deliver from a copy of their receivers, so there only a change \
+            that can alter who receives the post in flight fires this rule: adding a registration the post matches \
+            (whether the post reaches it differs between implementations), or removing one it matches and has not \
+            reached yet (which it still reaches on Linux and through `ObserverList`, but not on Darwin's center). A \
+            handler removing its own registration (a one-shot observer, by its token, by observer, or in a "remove \
+            all" that includes it), a registration for another channel or sender, or one the post already reached \
+            does not fire it there. A scenario's `subject` models a hand-written list enumerated in place, where \
+            every change is a mutation, even the handler's own removal. The Observation framework has its own form: `withObservationTracking` \
             calls `onChange` in willSet, before the new value is stored, so an `onChange` that writes what it \
             tracks (and does not observe again, which would be a `notification-cycle`) has its write overwritten \
             by the change being delivered (an onChange that runs after it, for the same change, reads the write \
@@ -111,6 +113,8 @@ struct MutationDuringNotifyRule: Rule {
             {
                 continue
             }
+            // From a copy, only a change the post in flight may still meet matters.
+            if Self.toleratesOwnRemoval(info), !Self.canChangeReceivers(sequence, of: post, trace) { continue }
             let verb = event.kind == .add ? "registered" : "removed"
             let target = event.object == 0 ? "an observer" : trace.describe(event.object)
             let channelText =
@@ -127,6 +131,23 @@ struct MutationDuringNotifyRule: Rule {
                     events: [post.sequence, delivery, sequence]))
         }
         checkObservationSelfWrites(trace, into: &findings)
+    }
+
+    /// Whether the change at `sequence` can alter who receives `post`, for a
+    /// registry that delivers from a copy of its receivers: an add the post
+    /// matches (whether it reaches it differs between implementations), or
+    /// the removal of a registration it matches and has not reached yet
+    /// (Darwin's center skips it, Linux's and `ObserverList` deliver it).
+    /// Removing another channel's registration, or one already reached,
+    /// changes nothing for this post.
+    static func canChangeReceivers(_ sequence: Int, of post: TraceIndex.PostRecord, _ trace: TraceIndex) -> Bool {
+        let event = trace.events[sequence]
+        guard let registration = trace.registration(event.registration) else { return true }
+        guard registration.anyChannel || registration.channel == post.channel,
+            registration.sender == 0 || registration.sender == post.sender
+        else { return false }
+        guard event.kind == .remove else { return true }
+        return !post.deliveries.contains { $0 < sequence && trace.events[$0].registration == event.registration }
     }
 
     /// Registries that deliver from a copy of their receivers: NotificationCenter,
@@ -178,7 +199,10 @@ struct MutationDuringNotifyRule: Rule {
     ) {
         let event = trace.events[sequence]
         let info = trace.registryInfo(event.registry)
-        if Self.toleratesOwnRemoval(info), event.kind == .remove { return }
+        if Self.toleratesOwnRemoval(info), event.kind == .remove || !Self.canChangeReceivers(sequence, of: post, trace)
+        {
+            return
+        }
         let verb = event.kind == .add ? "registered" : "removed"
         let target = event.object == 0 ? "an observer" : trace.describe(event.object)
         findings.append(

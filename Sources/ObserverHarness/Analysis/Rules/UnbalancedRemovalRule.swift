@@ -7,7 +7,9 @@ struct UnbalancedRemovalRule: Rule {
             A removal that matches nothing means the code's idea of what is registered is wrong: the observer it \
             meant to stop is still registered (a block registration is removed only by its token, never by the \
             object that made it), or it was already removed. KVO raises on removing an observer that is not \
-            registered.
+            registered. Live, an object that keeps a block's token (in its stored properties) and removes itself by \
+            observer (`removeObserver(self)`) is reported at that removal, on the harness's centers and through \
+            `Observers.center` alike: the harness finds the token in the object when the removal matches nothing.
             """,
         fix: "Remove exactly what was added: keep block-registration tokens and remove those; remove once.",
         triggering: [
@@ -60,6 +62,11 @@ struct UnbalancedRemovalRule: Rule {
         var tokenRegistry: [UInt32: UInt32] = [:]
         for registration in trace.registrationsInOrder where !registration.isDelegate {
             byObserver[Key(registry: registration.registry, observer: registration.observer)]?.append(registration)
+            // A block registration is also its token's owner's: that object removing itself ends nothing.
+            let registrant = trace.registrant(registration)
+            if registrant != registration.observer {
+                byObserver[Key(registry: registration.registry, observer: registrant)]?.append(registration)
+            }
             if registration.tokenForm, unmatchedObservers.contains(registration.observer) {
                 tokenRegistry[registration.observer] = registration.registry
             }
