@@ -71,7 +71,10 @@ extension Results {
             + Self.columns(
                 ["post on NotificationCenter.default", "ns", "vs unbridged"],
                 [
-                    ["a name nobody bridged (a system notification)", format(bridge.systemBeforeNanoseconds, "%.0f"), "1.00x"],
+                    [
+                        "a name nobody bridged (a system notification)", format(bridge.systemBeforeNanoseconds, "%.0f"),
+                        "1.00x",
+                    ],
                     [
                         "the same, \(bridge.bridgedNames) other names bridged",
                         format(bridge.systemAfterNanoseconds, "%.0f"),
