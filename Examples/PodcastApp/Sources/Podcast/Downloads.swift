@@ -195,7 +195,7 @@ public final class BackgroundDownloadSession: Sendable {
     /// 1.x: tells the app from the delegate queue, so observers set up on the
     /// main actor run on that queue.
     public func didFinishDownloading(_ episode: Episode) {
-        center.post(  // bug: delivery-off-isolation
+        center.post(
             name: .episodeFileDidArrive, object: nil, userInfo: ["episode": episode.id])
     }
 
@@ -207,11 +207,15 @@ public final class BackgroundDownloadSession: Sendable {
     }
 }
 
-/// The text under the Downloads list. A view model from before Swift 6,
-/// marked `@unchecked Sendable` in the migration: its state belongs to the
-/// main thread, and nothing else checks that.
+/// The text under the Downloads list, which the list observes to redraw. A
+/// view model from before Swift 6, marked `@unchecked Sendable` in the
+/// migration: its state belongs to the main thread, and nothing else checks that.
 public final class FooterText: @unchecked Sendable {
-    public var text = "No files yet"
+    public private(set) var text: ObservedProperty<String>!
+
+    public init() {
+        text = ObservedProperty("text", of: self, initialValue: "No files yet")
+    }
 }
 
 /// The Downloads list's footer: "N files on this device". Set up on the
@@ -225,10 +229,10 @@ public final class DownloadsFooter {
         let footer = footer
         arrivals = Subscription(
             center: center,
-            token: center.addObserver(
+            token: center.addObserver(  // bug: delivery-off-isolation
                 forName: .episodeFileDidArrive, object: nil, queue: nil
             ) { note in
-                footer.text = "Downloaded \(note.userInfo?["episode"] as? String ?? "an episode")"
+                footer.text.set("Downloaded \(note.userInfo?["episode"] as? String ?? "an episode")")
             })
     }
 }

@@ -19,7 +19,7 @@ public enum BackgroundDownloadScenes {
             } else {
                 await Task.detached { session.didFinishDownloading(episode) }.value
             }
-            return footer.footer.text
+            return footer.footer.text.value
         }
     }
 }
