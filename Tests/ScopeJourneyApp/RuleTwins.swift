@@ -278,7 +278,7 @@ enum TwinPreviewForm {
     }
 }
 
-// MARK: delegate-overwritten, discarded-token, notify-after-dealloc
+// MARK: delegate-overwritten, discarded-token, notify-after-dealloc, dangling-registration
 
 protocol TwinLocationDelegate: AnyObject { func didMove() }
 final class TwinMapScreen: TwinLocationDelegate { func didMove() { Jitter.pause() } }
@@ -312,12 +312,15 @@ enum TwinTokens {
         token = nil  // dropped: without its token the registration can never be removed
     }
 
-    static let unownedAddLine = #line + 5
-    static func notifyPlayers(removingFirst: Bool) async {
-        let list = ObserverList<TwinHUD>("players", hold: .unowned)
+    static let playerAddLine = #line + 8
+    /// A player added and freed in a task, then the list notified. Held
+    /// unowned, the notify reaches a dead player; held weakly by a list that
+    /// holds strongly, the player goes registered and the notify skips it.
+    static func notifyPlayers(unowned: Bool, removingFirst: Bool) async {
+        let list = ObserverList<TwinHUD>("players", hold: unowned ? .unowned : .strong)
         await Task {
             var player: TwinHUD? = TwinHUD()
-            list.add(player!)
+            list.add(player!, hold: unowned ? nil : .weak)
             if removingFirst { list.remove(player!) }
             player = nil
         }.value
@@ -393,24 +396,7 @@ final class TwinThemeScreen: @unchecked Sendable {
     deinit { if cancelsInDeinit { task?.cancel() } }
 }
 
-// MARK: dangling-registration, single-receiver-broadcast
-
-/// A banner a strong list holds weakly: it may go without removing itself.
-enum TwinBanners {
-    static let weakAddLine = #line + 6
-    static func show(removingFirst: Bool) async {
-        let list = ObserverList<TwinHUD>("banners", hold: .strong)
-        await Task {
-            var banner: TwinHUD? = TwinHUD()
-            // The weak hold is this registration's, not the list's declaration.
-            list.add(banner!, hold: .weak)
-            await Jitter.onQueue { list.notify { _ in Jitter.pause() } }
-            if removingFirst { list.remove(banner!) }
-            banner = nil
-        }.value
-        await Jitter.onQueue { list.notify { _ in } }
-    }
-}
+// MARK: single-receiver-broadcast
 
 /// A theme picker whose change only the settings screen observes.
 enum TwinThemePicker {
@@ -449,7 +435,7 @@ final class TwinKeyboard: @unchecked Sendable {
 /// The app delegate: it forwards the keyboard to every screen by hand, or
 /// tells a router and an analytics object, one each.
 final class TwinAppDelegate: TwinKeyboardDelegate, @unchecked Sendable {
-    static let forwardLine = #line + 12
+    static let forwardLine = #line + 16
     let forwardsToScreens: Bool
     lazy var home = DelegateSlot(of: self, as: (any TwinKeyboardDelegate).self, name: "home")
     lazy var search = DelegateSlot(of: self, as: (any TwinKeyboardDelegate).self, name: "search")
@@ -460,13 +446,12 @@ final class TwinAppDelegate: TwinKeyboardDelegate, @unchecked Sendable {
 
     func keyboardWillShow() {
         Jitter.pause()
-        if forwardsToScreens {
-            home.call { $0.keyboardWillShow() }
-            search.call { $0.keyboardWillShow() }
-        } else {
+        guard forwardsToScreens else {
             router.call { $0.open() }
             analytics.call { $0.track() }
+            return
         }
+        for screen in [home, search] { screen.call { $0.keyboardWillShow() } }
     }
 
     static func showKeyboard(forwardsToScreens: Bool) async {
@@ -604,10 +589,10 @@ public enum RuleTwins {
         },
         RuleTwin(
             rule: "notify-after-dealloc", name: "an unowned player freed, then notified",
-            line: TwinTokens.unownedAddLine
-        ) { _ in await TwinTokens.notifyPlayers(removingFirst: false) },
+            line: TwinTokens.playerAddLine
+        ) { _ in await TwinTokens.notifyPlayers(unowned: true, removingFirst: false) },
         RuleTwin(rule: "notify-after-dealloc", name: "an unowned player removed, then freed", line: nil) { _ in
-            await TwinTokens.notifyPlayers(removingFirst: true)
+            await TwinTokens.notifyPlayers(unowned: true, removingFirst: true)
         },
     ]
 
@@ -730,11 +715,11 @@ public enum RuleTwins {
     }
     static let registrations = [
         RuleTwin(
-            rule: "dangling-registration", name: "a banner held weakly by a strong list, gone registered",
-            line: TwinBanners.weakAddLine
-        ) { _ in await TwinBanners.show(removingFirst: false) },
-        RuleTwin(rule: "dangling-registration", name: "a banner removed before it goes", line: nil) { _ in
-            await TwinBanners.show(removingFirst: true)
+            rule: "dangling-registration", name: "a player a strong list holds weakly, freed registered",
+            line: TwinTokens.playerAddLine
+        ) { _ in await TwinTokens.notifyPlayers(unowned: false, removingFirst: false) },
+        RuleTwin(rule: "dangling-registration", name: "a weakly held player removed, then freed", line: nil) { _ in
+            await TwinTokens.notifyPlayers(unowned: false, removingFirst: true)
         },
         RuleTwin(
             rule: "single-receiver-broadcast", name: "a theme change only the settings observe, posted twice",
