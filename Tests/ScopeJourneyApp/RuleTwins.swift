@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import ObserverHarnessInterface
 
 // Live twins of the rule pages' examples: app code on the interface product,
@@ -9,15 +10,15 @@ import ObserverHarnessInterface
 //
 // Rules without twins, and why:
 // - `escaped-test-scope` is live-only by its descriptor and has no page
-//   examples: it reports work several tests' scopes could each own.
+//   examples: it notes a post from outside every test's task that nothing
+//   tied to one test, which reached this test's observers unjudged.
 // - `exploration-limit` is a bound of scenario replay: nothing live reaches it.
 // - `ordering-dependence`: one live run shows one order; live, the rule is
 //   `assertOrderIndependent`, tested in `OrderIndependenceTests`.
 // - `broadcast-as-command` needs each handler's effect noted with
 //   `harness.noteAction`, which app code on the interface cannot call.
-// - Not twinned yet: `delegate-as-broadcast`, `observation-not-rearmed`,
-//   `single-receiver-broadcast`, `dangling-registration`, and the second and
-//   third examples of pages that have several.
+// - Not twinned yet: the second and third examples of pages that have
+//   several.
 
 /// Random short pauses where app code meets the scheduler.
 public enum Jitter {
@@ -277,7 +278,7 @@ enum TwinPreviewForm {
     }
 }
 
-// MARK: delegate-overwritten, discarded-token, notify-after-dealloc
+// MARK: delegate-overwritten, discarded-token, notify-after-dealloc, dangling-registration
 
 protocol TwinLocationDelegate: AnyObject { func didMove() }
 final class TwinMapScreen: TwinLocationDelegate { func didMove() { Jitter.pause() } }
@@ -311,12 +312,15 @@ enum TwinTokens {
         token = nil  // dropped: without its token the registration can never be removed
     }
 
-    static let unownedAddLine = #line + 5
-    static func notifyPlayers(removingFirst: Bool) async {
-        let list = ObserverList<TwinHUD>("players", hold: .unowned)
+    static let playerAddLine = #line + 8
+    /// A player added and freed in a task, then the list notified. Held
+    /// unowned, the notify reaches a dead player; held weakly by a list that
+    /// holds strongly, the player goes registered and the notify skips it.
+    static func notifyPlayers(unowned: Bool, removingFirst: Bool) async {
+        let list = ObserverList<TwinHUD>("players", hold: unowned ? .unowned : .strong)
         await Task {
             var player: TwinHUD? = TwinHUD()
-            list.add(player!)
+            list.add(player!, hold: unowned ? nil : .weak)
             if removingFirst { list.remove(player!) }
             player = nil
         }.value
@@ -360,6 +364,7 @@ enum TwinPlayback {
 
 extension Notification.Name {
     static let twinUploadDone = Notification.Name("Twins.UploadDone")
+    static let twinThemePicked = Notification.Name("Twins.ThemePicked")
     static let twinThemeChanged = Notification.Name("Twins.ThemeChanged")
 }
 
@@ -391,13 +396,121 @@ final class TwinThemeScreen: @unchecked Sendable {
     deinit { if cancelsInDeinit { task?.cancel() } }
 }
 
+// MARK: single-receiver-broadcast
+
+/// A theme picker whose change only the settings screen observes.
+enum TwinThemePicker {
+    static let postLine = #line + 8
+    static func pick(navigationBarObserves: Bool) async {
+        let center = Observers.center
+        let settings = center.addObserver(forName: .twinThemePicked, object: nil, queue: nil) { _ in Jitter.pause() }
+        let navigationBar =
+            navigationBarObserves
+            ? center.addObserver(forName: .twinThemePicked, object: nil, queue: nil) { _ in Jitter.pause() } : nil
+        for _ in 0..<2 {
+            await Jitter.onQueue { center.post(name: .twinThemePicked, object: nil) }
+        }
+        center.removeObserver(settings)
+        if let navigationBar { center.removeObserver(navigationBar) }
+    }
+}
+
+// MARK: delegate-as-broadcast
+
+protocol TwinKeyboardDelegate: AnyObject { func keyboardWillShow() }
+protocol TwinRouting: AnyObject { func open() }
+protocol TwinAnalytics: AnyObject { func track() }
+
+final class TwinScreen: TwinKeyboardDelegate, TwinRouting, TwinAnalytics {
+    func keyboardWillShow() { Jitter.pause() }
+    func open() {}
+    func track() {}
+}
+
+final class TwinKeyboard: @unchecked Sendable {
+    lazy var delegate = DelegateSlot(of: self, as: (any TwinKeyboardDelegate).self)
+    func show() { delegate.call { $0.keyboardWillShow() } }
+}
+
+/// The app delegate: it forwards the keyboard to every screen by hand, or
+/// tells a router and an analytics object, one each.
+final class TwinAppDelegate: TwinKeyboardDelegate, @unchecked Sendable {
+    static let forwardLine = #line + 16
+    let forwardsToScreens: Bool
+    lazy var home = DelegateSlot(of: self, as: (any TwinKeyboardDelegate).self, name: "home")
+    lazy var search = DelegateSlot(of: self, as: (any TwinKeyboardDelegate).self, name: "search")
+    lazy var router = DelegateSlot(of: self, as: (any TwinRouting).self, name: "router")
+    lazy var analytics = DelegateSlot(of: self, as: (any TwinAnalytics).self, name: "analytics")
+
+    init(forwardsToScreens: Bool) { self.forwardsToScreens = forwardsToScreens }
+
+    func keyboardWillShow() {
+        Jitter.pause()
+        guard forwardsToScreens else {
+            router.call { $0.open() }
+            analytics.call { $0.track() }
+            return
+        }
+        for screen in [home, search] { screen.call { $0.keyboardWillShow() } }
+    }
+
+    static func showKeyboard(forwardsToScreens: Bool) async {
+        let keyboard = TwinKeyboard()
+        let app = TwinAppDelegate(forwardsToScreens: forwardsToScreens)
+        let screens = (TwinScreen(), TwinScreen())
+        keyboard.delegate.set(app)
+        app.home.set(screens.0)
+        app.search.set(screens.1)
+        app.router.set(screens.0)
+        app.analytics.set(screens.1)
+        await Jitter.onQueue { keyboard.show() }
+        withExtendedLifetime((app, screens)) {}
+    }
+}
+
+// MARK: observation-not-rearmed
+
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+@Observable final class TwinObservableCart: @unchecked Sendable {
+    var count = 0
+}
+
+/// A badge showing the cart's count; `rearms` says whether its onChange
+/// observes again, synchronously, as the rule's fix says.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+final class TwinCartBadge: @unchecked Sendable {
+    static let observeLine = #line + 8
+    let cart: TwinObservableCart
+    let rearms: Bool
+    private(set) var shown = -1
+
+    init(cart: TwinObservableCart, rearms: Bool) { (self.cart, self.rearms) = (cart, rearms) }
+
+    func observe() {
+        shown = Observers.withObservationTracking(
+            { self.cart.count },
+            onChange: { [self] in
+                Jitter.pause()
+                if rearms { observe() }
+            }, owner: self)
+    }
+
+    static func addTwice(rearms: Bool) async {
+        let cart = TwinObservableCart()
+        let badge = TwinCartBadge(cart: cart, rearms: rearms)
+        badge.observe()
+        for count in 1...2 { await Jitter.onQueue { cart.count = count } }
+        withExtendedLifetime(badge) {}
+    }
+}
+
 // MARK: The table
 
 public enum RuleTwins {
     /// Every twin, bug and near miss.
     public static let all: [RuleTwin] =
         isolation + mutation + removal + lifetime + duplicates + messages + posts + delegates + tokens + lifetimes
-        + loops
+        + loops + registrations + forwarding + observation
 
     static let lifetimes = [
         RuleTwin(rule: "unobserved-post", name: "an upload's end nobody observes", line: TwinUploads.postLine) { _ in
@@ -476,10 +589,10 @@ public enum RuleTwins {
         },
         RuleTwin(
             rule: "notify-after-dealloc", name: "an unowned player freed, then notified",
-            line: TwinTokens.unownedAddLine
-        ) { _ in await TwinTokens.notifyPlayers(removingFirst: false) },
+            line: TwinTokens.playerAddLine
+        ) { _ in await TwinTokens.notifyPlayers(unowned: true, removingFirst: false) },
         RuleTwin(rule: "notify-after-dealloc", name: "an unowned player removed, then freed", line: nil) { _ in
-            await TwinTokens.notifyPlayers(removingFirst: true)
+            await TwinTokens.notifyPlayers(unowned: true, removingFirst: true)
         },
     ]
 
@@ -598,6 +711,43 @@ public enum RuleTwins {
                 await history.task?.cancel()
                 await hooks.settle()
             }
+        }
+    }
+    static let registrations = [
+        RuleTwin(
+            rule: "dangling-registration", name: "a player a strong list holds weakly, freed registered",
+            line: TwinTokens.playerAddLine
+        ) { _ in await TwinTokens.notifyPlayers(unowned: false, removingFirst: false) },
+        RuleTwin(rule: "dangling-registration", name: "a weakly held player removed, then freed", line: nil) { _ in
+            await TwinTokens.notifyPlayers(unowned: false, removingFirst: true)
+        },
+        RuleTwin(
+            rule: "single-receiver-broadcast", name: "a theme change only the settings observe, posted twice",
+            line: TwinThemePicker.postLine
+        ) { _ in await TwinThemePicker.pick(navigationBarObserves: false) },
+        RuleTwin(
+            rule: "single-receiver-broadcast", name: "a theme change the settings and the bar observe", line: nil
+        ) { _ in await TwinThemePicker.pick(navigationBarObserves: true) },
+    ]
+
+    static let forwarding = [
+        RuleTwin(
+            rule: "delegate-as-broadcast", name: "an app delegate forwarding the keyboard to two screens",
+            line: TwinAppDelegate.forwardLine
+        ) { _ in await TwinAppDelegate.showKeyboard(forwardsToScreens: true) },
+        RuleTwin(
+            rule: "delegate-as-broadcast", name: "an app delegate telling a router and analytics", line: nil
+        ) { _ in await TwinAppDelegate.showKeyboard(forwardsToScreens: false) },
+    ]
+
+    static var observation: [RuleTwin] {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return [] }
+        return [false, true].map { rearms in
+            RuleTwin(
+                rule: "observation-not-rearmed",
+                name: rearms ? "a badge that observes again in onChange" : "a badge observing once, changed twice",
+                line: rearms ? nil : TwinCartBadge.observeLine
+            ) { _ in await TwinCartBadge.addTwice(rearms: rearms) }
         }
     }
 }
