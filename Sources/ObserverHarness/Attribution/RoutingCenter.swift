@@ -238,53 +238,48 @@ extension RoutingCenter {
     func post<Message: NotificationCenter.MainActorMessage>(
         _ message: Message, subject: Message.Subject, location: CodeLocation
     ) where Message.Subject: AnyObject {
-        switch attribute(touching: subject) {
-        case .test(let registries):
-            registries.defaultCenter.post(message, subject: subject, location: location)
-        case .untold(let running):
-            for registries in running {
-                registries.receiveUntold(message, subject: subject, running: running, location: location)
-            }
-            NotificationCenter.default.post(message, subject: subject)
-        }
+        route(
+            touching: subject, toTest: { $0.post(message, subject: subject, location: location) },
+            untold: { $0.receiveUntold(message, subject: subject, running: $1, location: location) },
+            toFoundation: { NotificationCenter.default.post(message, subject: subject) })
     }
 
     @MainActor
     func post<Message: NotificationCenter.MainActorMessage>(_ message: Message, location: CodeLocation) {
-        switch attribute(touching: nil) {
-        case .test(let registries):
-            registries.defaultCenter.post(message, location: location)
-        case .untold(let running):
-            for registries in running {
-                registries.receiveUntold(message, subject: nil, running: running, location: location)
-            }
-            NotificationCenter.default.post(message)
-        }
+        route(
+            touching: nil, toTest: { $0.post(message, location: location) },
+            untold: { $0.receiveUntold(message, subject: nil, running: $1, location: location) },
+            toFoundation: { NotificationCenter.default.post(message) })
     }
 
     func post<Message: NotificationCenter.AsyncMessage>(
         _ message: Message, subject: Message.Subject, location: CodeLocation
     ) where Message.Subject: AnyObject {
-        switch attribute(touching: subject) {
-        case .test(let registries):
-            registries.defaultCenter.post(message, subject: subject, location: location)
-        case .untold(let running):
-            for registries in running {
-                registries.receiveUntold(message, subject: subject, running: running, location: location)
-            }
-            NotificationCenter.default.post(message, subject: subject)
-        }
+        route(
+            touching: subject, toTest: { $0.post(message, subject: subject, location: location) },
+            untold: { $0.receiveUntold(message, subject: subject, running: $1, location: location) },
+            toFoundation: { NotificationCenter.default.post(message, subject: subject) })
     }
 
     func post<Message: NotificationCenter.AsyncMessage>(_ message: Message, location: CodeLocation) {
-        switch attribute(touching: nil) {
+        route(
+            touching: nil, toTest: { $0.post(message, location: location) },
+            untold: { $0.receiveUntold(message, subject: nil, running: $1, location: location) },
+            toFoundation: { NotificationCenter.default.post(message) })
+    }
+
+    /// A typed message goes to its test's center or, untold, to every running
+    /// test's typed observers (unrecorded) and to Foundation's center.
+    private func route(
+        touching subject: AnyObject?, toTest: (InstrumentedNotificationCenter) -> Void,
+        untold: (HarnessRegistries, [HarnessRegistries]) -> Void, toFoundation: () -> Void
+    ) {
+        switch attribute(touching: subject) {
         case .test(let registries):
-            registries.defaultCenter.post(message, location: location)
+            toTest(registries.defaultCenter)
         case .untold(let running):
-            for registries in running {
-                registries.receiveUntold(message, subject: nil, running: running, location: location)
-            }
-            NotificationCenter.default.post(message)
+            for registries in running { untold(registries, running) }
+            toFoundation()
         }
     }
 

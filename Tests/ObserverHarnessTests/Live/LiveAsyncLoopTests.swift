@@ -172,8 +172,20 @@ extension Live {
                 let history = await UntrackedHistory(center: center, cart: cart, busyMainActor: true)
                 await harness.settle()
                 // The main actor, which the loop takes messages on, is busy until the burst is in.
+                // Waited for until it holds the main actor: a job queued there is not
+                // yet running, and the loop's resumption may run first.
                 let gate = DispatchSemaphore(value: 0)
-                Task { @MainActor in gate.wait() }
+                let holding = DispatchSemaphore(value: 0)
+                Task { @MainActor in
+                    holding.signal()
+                    gate.wait()
+                }
+                await withCheckedContinuation { (held: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().async {
+                        holding.wait()
+                        held.resume()
+                    }
+                }
                 for revision in 1...(burst ? 3 : 1) { center.post(LiveCartSynced(revision: revision), subject: cart) }
                 gate.signal()
                 await harness.settle()
