@@ -350,11 +350,6 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         recorder.knownObjectID(for: object) != nil
     }
 
-    /// Whether some registration here would receive a post named `name`.
-    func receives(_ name: Notification.Name) -> Bool {
-        store.hasRegistration(forChannel: name.rawValue)
-    }
-
     // MARK: Helpers
 
     /// The recorder's id of `object:`, and the box that carries a value's

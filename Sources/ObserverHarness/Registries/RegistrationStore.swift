@@ -485,19 +485,6 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         }
     }
 
-    /// Whether an active registration takes posts on `channel` (any sender).
-    func hasRegistration(forChannel channel: String) -> Bool {
-        guard let channelID = recorder.knownStringID(channel) else {
-            return recorder.withLock { registrations.contains { $0?.isActive == true && $0?.anyChannel == true } }
-        }
-        return recorder.withLock {
-            registrations.contains { registration in
-                guard let registration, registration.isActive else { return false }
-                return registration.anyChannel || registration.channel == channelID
-            }
-        }
-    }
-
     /// What the active registrations take — their channels, whether one takes
     /// every channel — and the addresses of their live observers: how a
     /// finished test's center is indexed for later posts and removals.
