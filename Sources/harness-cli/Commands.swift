@@ -264,26 +264,28 @@ struct HarnessCommand {
         }
         if let baseline { set = set.applying(baseline) }
         let single = set.reports.count == 1 && !asSet
-        let text: String
+        let contents: OutputContents
         switch format {
         case .text:
-            text = single ? set.reports[0].text() : set.text()
+            contents = .text(single ? set.reports[0].text() : set.text())
         case .json:
-            text = single ? set.reports[0].jsonText() : set.jsonText()
+            // Bytes, not text: the report of a large trace is written without a copy.
+            contents = .bytes(single ? set.reports[0].jsonBytes() : set.jsonBytes())
         case .sarif:
             let repository = RepositoryFiles(root: FileManager.default.currentDirectoryPath)
-            text = set.sarifText(
-                toolVersion: version, baselineUsed: arguments.baseline != nil,
-                locate: repository.path(for:))
+            contents = .text(
+                set.sarifText(
+                    toolVersion: version, baselineUsed: arguments.baseline != nil,
+                    locate: repository.path(for:)))
         case .junit:
-            text = set.junitText(failingAt: severityThreshold)
+            contents = .text(set.junitText(failingAt: severityThreshold))
         case .markdown:
-            text = set.markdownText(stories: stories)
+            contents = .text(set.markdownText(stories: stories))
         case .html:
-            text = set.htmlText(stories: stories)
+            contents = .text(set.htmlText(stories: stories))
         }
         // Markdown is read on terminals too; HTML, JSON, SARIF and JUnit escape their own.
-        do { try output.write(text, escaping: format == .text || format == .markdown) } catch {
+        do { try output.write(contents, escaping: format == .text || format == .markdown) } catch {
             output.error(output.writeFailure(error, what: "report"))
             return 2
         }

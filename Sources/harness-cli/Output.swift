@@ -18,11 +18,16 @@ final class Output {
     /// Writes the result. `escaping` replaces control characters from the
     /// input, for text a terminal shows; JSON, SARIF and JUnit escape their own.
     func write(_ text: String, escaping: Bool) throws(SystemError) {
-        let text = escaping ? TerminalText.escapingControls(text) : text
+        try write(.text(text), escaping: escaping)
+    }
+
+    func write(_ contents: OutputContents, escaping: Bool) throws(SystemError) {
+        var contents = contents
+        if escaping, case .text(let text) = contents { contents = .text(TerminalText.escapingControls(text)) }
         if let file {
-            try OutputFile.write(text, to: file)
+            try OutputFile.write(contents, to: file)
         } else {
-            try StandardStreams.write(text, to: StandardStreams.output)
+            try contents.write(to: StandardStreams.output)
         }
     }
 

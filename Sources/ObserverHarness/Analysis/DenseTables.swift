@@ -3,16 +3,21 @@
 // indexed by id replace hash tables on the paths that run per event. Both
 // types fall back to a dictionary for ids a hand-written trace may make huge.
 
-/// Maps ids to array positions: a flat table while ids are dense (a live
-/// recorder numbers registrations 1, 2, 3, …), a dictionary for ids far
-/// beyond the count (a hand-written trace), so a huge id costs no memory.
+/// Maps ids to array positions: nothing at all while id `n` sits at
+/// position `n - 1` (a live recorder numbers registrations 1, 2, 3, … and
+/// records them in that order), a flat table while ids are dense, a
+/// dictionary for ids far beyond the count (a hand-written trace), so a huge
+/// id costs no memory.
 struct DenseIndex {
+    /// Ids 1…`inOrder` are at positions 0..<`inOrder`, and no other id is known.
+    private var inOrder = 0
     private var flat: [Int32] = []
     private var sparse: [UInt32: Int32] = [:]
     private var count = 0
 
     subscript(id: UInt32) -> Int? {
         let index = Int(id)
+        if inOrder > 0 { return index >= 1 && index <= inOrder ? index - 1 : nil }
         if index < flat.count, flat[index] >= 0 { return Int(flat[index]) }
         return sparse.isEmpty ? nil : sparse[id].map(Int.init)
     }
@@ -20,6 +25,16 @@ struct DenseIndex {
     /// Records the position of an id not seen before.
     mutating func insert(_ position: Int, for id: UInt32) {
         let index = Int(id)
+        if index == inOrder + 1, position == inOrder, count == inOrder {
+            inOrder += 1
+            count += 1
+            return
+        }
+        if inOrder > 0 {
+            // Out of order: the ids so far go into the table.
+            flat = [-1] + (0..<Int32(inOrder))
+            inOrder = 0
+        }
         if index >= flat.count && index < 2 * count + 1024 {
             flat.append(contentsOf: repeatElement(-1, count: index + 1 - flat.count))
         }
@@ -47,6 +62,13 @@ struct PairNumbering {
             ? Array(repeating: -1, count: cells.partialValue) : []
     }
 
+    /// The number of a pair ``number(_:_:)`` has numbered.
+    func existingNumber(_ first: UInt32, _ second: UInt32) -> Int {
+        let cell = Int(first) &* secondCount &+ Int(second)
+        if Int(second) < secondCount, cell >= 0, cell < flat.count { return Int(flat[cell]) }
+        return Int(sparse[UInt64(first) << 32 | UInt64(second)]!)
+    }
+
     /// The pair's number, the next one if the pair is new.
     mutating func number(_ first: UInt32, _ second: UInt32) -> Int {
         let cell = Int(first) &* secondCount &+ Int(second)
@@ -72,7 +94,9 @@ struct PairNumbering {
 struct DeliveryList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
     private var inline: (UInt32, UInt32, UInt32) = (0, 0, 0)
     private var storedCount: UInt32 = 0
-    private var overflow: [Int]?
+    /// In 32 bits, as sequences are: a post that reaches a thousand receivers
+    /// keeps 4 bytes a delivery, not 8.
+    private var overflow: [UInt32]?
 
     var count: Int { Int(storedCount) }
 
@@ -91,7 +115,7 @@ struct DeliveryList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable
         case 0: return Int(inline.0)
         case 1: return Int(inline.1)
         case 2: return Int(inline.2)
-        default: return overflow![position - 3]
+        default: return Int(overflow![position - 3])
         }
     }
 
@@ -103,7 +127,7 @@ struct DeliveryList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable
         case 2: inline.2 = UInt32(sequence)
         default:
             if overflow == nil { overflow = [] }
-            overflow!.append(sequence)
+            overflow!.append(UInt32(sequence))
         }
         storedCount += 1
     }

@@ -16,10 +16,13 @@ struct TraceIndex {
         /// The `add` (or `delegateSet`) event that made it.
         private let event: Event
         private let state: RegistrationState
+        /// Some delivery reached it deallocated: see ``TraceIndex/deadDeliveries(of:)``.
+        let hasDeadDeliveries: Bool
 
-        fileprivate init(_ state: RegistrationState, event: Event) {
+        fileprivate init(_ state: RegistrationState, event: Event, hasDeadDeliveries: Bool) {
             self.state = state
             self.event = event
+            self.hasDeadDeliveries = hasDeadDeliveries
         }
 
         var id: UInt32 { event.registration }
@@ -34,11 +37,7 @@ struct TraceIndex {
         var tokenForm: Bool { !isDelegate && event.flags.contains(.tokenForm) }
         /// A typed-message registration: dropping its token ends it.
         var typedMessage: Bool { !isDelegate && event.flags.contains(.typedMessage) }
-        /// Some delivery reached it deallocated: see ``TraceIndex/deadDeliveries(of:)``.
-        var hasDeadDeliveries: Bool { state.hasDeadDeliveries }
         var addSequence: Int { Int(state.addSequence) }
-        /// The number of its (registry, channel) pair: see ``channelCount``.
-        var channelKey: Int { Int(state.channelKey) }
         var removeSequence: Int? { state.removeSequence }
         var tokenDropSequence: Int? { state.tokenDropSequence }
 
@@ -47,17 +46,16 @@ struct TraceIndex {
         }
     }
 
-    /// What the index keeps per registration beyond its add event: 20 bytes.
+    /// What the index keeps per registration beyond its add event: 12 bytes.
+    /// (A registration trace is mostly adds: the channel's number is looked
+    /// up when asked, and the rare dead deliveries are kept by slot.)
     fileprivate struct RegistrationState {
         let addSequence: UInt32
-        let channelKey: Int32
         private var storedRemoveSequence = Event.none
         private var storedTokenDropSequence = Event.none
-        var hasDeadDeliveries = false
 
-        init(addSequence: Int, channelKey: Int) {
+        init(addSequence: Int) {
             self.addSequence = UInt32(addSequence)
-            self.channelKey = Int32(channelKey)
         }
 
         var removeSequence: Int? {
@@ -74,7 +72,6 @@ struct TraceIndex {
         private var storedTrack = Event.none
         private var storedRelease = Event.none
         private var storedDealloc = Event.none
-        var deallocDetectedLate = false
 
         var trackSequence: Int? {
             get { storedTrack == Event.none ? nil : Int(storedTrack) }
@@ -132,6 +129,15 @@ struct TraceIndex {
         subscript(position: Int) -> PostRecord {
             let state = states[position]
             return PostRecord(state, event: events[Int(state.sequence)])
+        }
+
+        /// The post's sequence alone: no record made, no event read.
+        func sequence(at position: Int) -> Int { Int(states[position].sequence) }
+
+        /// The post's last delivery alone, if it has one.
+        func lastDelivery(at position: Int) -> Int? {
+            let count = states[position].deliveries.count
+            return count > 0 ? states[position].deliveries[count - 1] : nil
         }
     }
 
@@ -217,22 +223,40 @@ struct TraceIndex {
     /// keep per-channel state in arrays rather than hash per post.
     private var channels: PairNumbering
     private var stepStarts: [(sequence: Int, step: Int)] = []
+    /// Per (registry, channel) number, whether it is posted (a `post`) and
+    /// observed (by name), outside property registries: `channel-name-typo`
+    /// compares names only when some name lacks its other side.
+    private(set) var channelSides: [UInt8] = []
+    enum ChannelSides {
+        static let posted: UInt8 = 1
+        static let observed: UInt8 = 2
+    }
+    /// Whether some tracked object is a boxed value (`value-object-filter`'s only case).
+    private(set) var tracksBoxedValues = false
+    /// The delegate calls, as positions in ``posts``.
+    private(set) var delegateCalls: [Int] = []
+    /// Deliveries that ran off their registration's isolation, with the
+    /// position of their post in ``posts``, in sequence order.
+    private(set) var offIsolationDeliveries: [(post: Int, delivery: Int)] = []
 
     var events: EventLog { recording.events }
 
     init(_ recording: Recording) {
         self.recording = recording
         posts = Posts(states: [], events: recording.events)
-        registrationsInOrder = RegistrationsInOrder(states: [], slots: nil, events: recording.events)
+        registrationsInOrder = RegistrationsInOrder(
+            states: [], slots: nil, events: recording.events, deadDeliveriesBySlot: [:])
         lifetimes = Array(repeating: Lifetime(), count: recording.objects.count)
         channels = PairNumbering(firstCount: recording.registries.count, secondCount: recording.strings.count)
         reserveCapacities(recording.events)
         var activeDelegate: [SlotKey: UInt32] = [:]
+        let registryKinds = recording.registries.map(\.kind)
         for sequence in 0..<recording.events.count {
             let event = recording.events[sequence]
             switch event.kind {
             case .track:
                 lifetimes[Int(event.object)].trackSequence = sequence
+                if event.flags.contains(.boxedValue) { tracksBoxedValues = true }
             case .appRelease:
                 if lifetimes[Int(event.object)].releaseSequence == nil {
                     lifetimes[Int(event.object)].releaseSequence = sequence
@@ -240,7 +264,6 @@ struct TraceIndex {
             case .dealloc:
                 if lifetimes[Int(event.object)].deallocSequence == nil {
                     lifetimes[Int(event.object)].deallocSequence = sequence
-                    lifetimes[Int(event.object)].deallocDetectedLate = event.flags.contains(.detectedLate)
                 }
             case .retain:
                 if event.flags.contains(.referenceChain) {
@@ -258,10 +281,12 @@ struct TraceIndex {
                 if event.flags.contains(.ignoredDuplicate) {
                     ignoredDuplicateAdds.append(sequence)
                 } else {
-                    addRegistration(
-                        event.registration,
-                        RegistrationState(
-                            addSequence: sequence, channelKey: channels.number(event.registry, event.channel)))
+                    // Numbered now, so pairs keep their first-seen numbers.
+                    let key = channels.number(event.registry, event.channel)
+                    if !event.flags.contains(.anyChannel) && registryKinds[Int(event.registry)] != .property {
+                        markChannel(key, ChannelSides.observed)
+                    }
+                    addRegistration(event.registration, RegistrationState(addSequence: sequence))
                 }
                 mutations.append(sequence)
             case .remove:
@@ -290,9 +315,8 @@ struct TraceIndex {
                 }
                 activeDelegate[key] = nil
                 if event.registration != 0 {
-                    addRegistration(
-                        event.registration,
-                        RegistrationState(addSequence: sequence, channelKey: channels.number(event.registry, 0)))
+                    _ = channels.number(event.registry, 0)
+                    addRegistration(event.registration, RegistrationState(addSequence: sequence))
                     activeDelegate[key] = event.registration
                 }
                 delegateSets.append(
@@ -300,17 +324,23 @@ struct TraceIndex {
                         sequence: sequence, registry: event.registry, owner: event.subject,
                         delegate: event.object, site: event.site))
             case .post, .propertySet, .delegateCall:
-                postStates.append(
-                    PostState(
-                        sequence: UInt32(sequence), channelKey: Int32(channels.number(event.registry, event.channel))))
+                let key = channels.number(event.registry, event.channel)
+                if event.kind == .post && registryKinds[Int(event.registry)] != .property {
+                    markChannel(key, ChannelSides.posted)
+                } else if event.kind == .delegateCall {
+                    delegateCalls.append(postStates.count)
+                }
+                postStates.append(PostState(sequence: UInt32(sequence), channelKey: Int32(key)))
             case .deliver, .deliverSkipped, .deliverToDead:
                 if event.cause != Event.none, let index = postIndex(ofSequence: Int(event.cause)) {
                     postStates[index].deliveries.append(sequence)
+                    if event.kind == .deliver && event.flags.contains(.offIsolation) {
+                        offIsolationDeliveries.append((index, sequence))
+                    }
                 } else if event.kind == .deliverSkipped {
                     queueGoneSkips.append(sequence)
                 }
                 if event.kind == .deliverToDead, let slot = registrationSlots[event.registration] {
-                    registrationStates[slot].hasDeadDeliveries = true
                     deadDeliveriesBySlot[slot, default: SequenceList()].append(sequence)
                 }
             case .increment, .stateSet, .append, .read:
@@ -338,10 +368,31 @@ struct TraceIndex {
                 hopEvents.append(sequence)
             }
         }
+        if reAddedOrder != nil { markObservedChannelsOfLatestAdds(registryKinds) }
         // The views share the lists' storage: no copy.
         posts = Posts(states: postStates, events: recording.events)
         registrationsInOrder = RegistrationsInOrder(
-            states: registrationStates, slots: reAddedOrder, events: recording.events)
+            states: registrationStates, slots: reAddedOrder, events: recording.events,
+            deadDeliveriesBySlot: deadDeliveriesBySlot)
+    }
+
+    private mutating func markChannel(_ key: Int, _ side: UInt8) {
+        // Pairs numbered without a side (delegates, property sets) have no byte yet.
+        if key >= channelSides.count { channelSides += repeatElement(0, count: key + 1 - channelSides.count) }
+        channelSides[key] |= side
+    }
+
+    /// An id added again keeps only its latest add, as rules see it: the
+    /// channels observed are those of the latest adds.
+    private mutating func markObservedChannelsOfLatestAdds(_ registryKinds: [RegistryKind]) {
+        for key in channelSides.indices { channelSides[key] &= ~ChannelSides.observed }
+        for state in registrationStates {
+            let event = recording.events[Int(state.addSequence)]
+            guard event.kind == .add, !event.flags.contains(.anyChannel),
+                registryKinds[Int(event.registry)] != .property
+            else { continue }
+            markChannel(channels.existingNumber(event.registry, event.channel), ChannelSides.observed)
+        }
     }
 
     /// Sizes each list once from a count of event kinds: at 10^7 events,
@@ -382,15 +433,16 @@ struct TraceIndex {
     // MARK: Queries
 
     /// How many (registry, channel) pairs there are: every ``PostRecord/channelKey``
-    /// and ``RegistrationRecord/channelKey`` is below it.
+    /// and ``channelKey(of:)`` is below it.
     var channelCount: Int { channels.count }
 
-    func registration(_ id: UInt32) -> RegistrationRecord? {
-        registrationSlots[id].map { record(registrationStates[$0]) }
+    /// The number of a registration's (registry, channel) pair.
+    func channelKey(of registration: RegistrationRecord) -> Int {
+        channels.existingNumber(registration.registry, registration.channel)
     }
 
-    private func record(_ state: RegistrationState) -> RegistrationRecord {
-        RegistrationRecord(state, event: registrationsInOrder.events[Int(state.addSequence)])
+    func registration(_ id: UInt32) -> RegistrationRecord? {
+        registrationSlots[id].map { registrationsInOrder.record(slot: $0) }
     }
 
     /// The record of every add, in add order (an id added again appears
@@ -402,12 +454,20 @@ struct TraceIndex {
         /// nil: the states are in add order.
         let slots: [Int32]?
         let events: EventLog
+        /// The index's, by slot (almost always empty).
+        fileprivate let deadDeliveriesBySlot: [Int: SequenceList]
 
         var startIndex: Int { 0 }
         var endIndex: Int { slots?.count ?? states.count }
         subscript(position: Int) -> RegistrationRecord {
-            let state = slots.map { states[Int($0[position])] } ?? states[position]
-            return RegistrationRecord(state, event: events[Int(state.addSequence)])
+            record(slot: slots.map { Int($0[position]) } ?? position)
+        }
+
+        fileprivate func record(slot: Int) -> RegistrationRecord {
+            let state = states[slot]
+            return RegistrationRecord(
+                state, event: events[Int(state.addSequence)],
+                hasDeadDeliveries: !deadDeliveriesBySlot.isEmpty && deadDeliveriesBySlot[slot] != nil)
         }
     }
 

@@ -16,6 +16,10 @@ package enum OutputFile {
     static let maxLinkHops = 32
 
     package static func write(_ text: String, to path: String) throws(SystemError) {
+        try write(.text(text), to: path)
+    }
+
+    package static func write(_ contents: OutputContents, to path: String) throws(SystemError) {
         let target = try resolveLinks(path)
         switch try FileSystem.kind(target) {
         case .folder:
@@ -23,14 +27,14 @@ package enum OutputFile {
         case .other:
             let descriptor = try FileSystem.openForWriting(target, create: false)
             do throws(SystemError) {
-                try StandardStreams.write(text, to: descriptor)
+                try contents.write(to: descriptor)
             } catch {
                 try? FileSystem.close(descriptor)
                 throw error
             }
             try FileSystem.close(descriptor)
         case .missing, .regular, .symbolicLink:
-            try replace(target, with: text)
+            try replace(target, with: contents)
         }
     }
 
@@ -45,7 +49,7 @@ package enum OutputFile {
         throw .tooManyLinks
     }
 
-    private static func replace(_ target: String, with text: String) throws(SystemError) {
+    private static func replace(_ target: String, with contents: OutputContents) throws(SystemError) {
         let folder = folder(of: target)
         let name = String(target.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
         let prefix = "." + name + temporaryMarker
@@ -57,7 +61,7 @@ package enum OutputFile {
         do throws(SystemError) {
             // A replaced file keeps its permissions; a new one gets 0666 less the umask.
             if let mode = FileSystem.mode(target) { FileSystem.setMode(descriptor, mode) }
-            try StandardStreams.write(text, to: descriptor)
+            try contents.write(to: descriptor)
             try FileSystem.close(descriptor)
         } catch {
             try? FileSystem.close(descriptor)
@@ -84,5 +88,19 @@ package enum OutputFile {
     private static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+/// What a result holds: text, or UTF-8 bytes already made, so a large JSON
+/// report is written without a `String` copy of its bytes.
+package enum OutputContents: Sendable {
+    case text(String)
+    case bytes([UInt8])
+
+    package func write(to descriptor: Int32) throws(SystemError) {
+        switch self {
+        case .text(let text): try StandardStreams.write(text, to: descriptor)
+        case .bytes(let bytes): try StandardStreams.write(bytes, to: descriptor)
+        }
     }
 }

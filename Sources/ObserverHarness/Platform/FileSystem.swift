@@ -182,6 +182,18 @@ package enum StandardStreams {
 
     package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
+    package static func write(_ bytes: [UInt8], to descriptor: Int32) throws(SystemError) {
+        let result: Result<Void, SystemError> = bytes.withUnsafeBytes { buffer in
+            do throws(SystemError) {
+                try FileSystem.writeAll(descriptor, buffer)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
     package static func write(_ text: String, to descriptor: Int32) throws(SystemError) {
         var text = text
         let result: Result<Void, SystemError> = text.withUTF8 { buffer in

@@ -40,7 +40,23 @@ extension Report {
 
     /// Canonical JSON text with a trailing newline.
     public func jsonText() -> String {
-        jsonValue.serialized(.canonical) + "\n"
+        String(decoding: jsonBytes(), as: UTF8.self)
+    }
+
+    /// ``jsonText()`` as UTF-8: a report with a million event numbers is
+    /// written without a `String` copy of it.
+    package func jsonBytes() -> [UInt8] {
+        jsonValue.canonicalLine()
+    }
+}
+
+extension JSONValue {
+    /// Canonical JSON and a newline, as UTF-8.
+    fileprivate func canonicalLine() -> [UInt8] {
+        var bytes: [UInt8] = []
+        write(into: &bytes, options: .canonical)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
     }
 }
 
@@ -55,7 +71,12 @@ extension ReportSet {
 
     /// Canonical JSON text with a trailing newline.
     public func jsonText() -> String {
-        jsonValue.serialized(.canonical) + "\n"
+        String(decoding: jsonBytes(), as: UTF8.self)
+    }
+
+    /// ``jsonText()`` as UTF-8.
+    package func jsonBytes() -> [UInt8] {
+        jsonValue.canonicalLine()
     }
 }
 

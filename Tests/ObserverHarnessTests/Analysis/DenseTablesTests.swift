@@ -17,6 +17,21 @@ import Testing
         #expect(index[3_999_999_999] == nil)
     }
 
+    @Test func denseIndexKeepsIDsInOrderWithoutATableAndAnOutOfOrderIDMovesThemIntoOne() {
+        var index = DenseIndex()
+        for id in 1...5 { index.insert(id - 1, for: UInt32(id)) }
+        #expect((1...5).map { index[UInt32($0)] } == [0, 1, 2, 3, 4])
+        #expect(index[0] == nil)
+        #expect(index[6] == nil)
+        index.insert(5, for: 9)  // out of order: a hand-written trace
+        index.insert(6, for: 0)
+        #expect((1...5).map { index[UInt32($0)] } == [0, 1, 2, 3, 4])
+        #expect(index[9] == 5)
+        #expect(index[0] == 6)
+        #expect(index[6] == nil)
+        #expect(index[8] == nil)
+    }
+
     @Test func pairNumberingNumbersPairsInFirstSeenOrderInsideAndOutsideTheFlatTable() {
         var pairs = PairNumbering(firstCount: 3, secondCount: 10)
         #expect(pairs.number(2, 7) == 0)

@@ -102,11 +102,12 @@ struct ChannelNameTypoRule: Rule {
             firstPost[post.registry, default: [:]][post.channel] = post
         }
         seen = [Bool](repeating: false, count: trace.channelCount)
-        for registration in trace.registrationsInOrder where !seen[registration.channelKey] {
+        for registration in trace.registrationsInOrder {
             guard !registration.isDelegate, !registration.anyChannel,
+                case let key = trace.channelKey(of: registration), !seen[key],
                 trace.registryKind(registration.registry) != .property
             else { continue }
-            seen[registration.channelKey] = true
+            seen[key] = true
             firstAdd[registration.registry, default: [:]][registration.channel] = registration
         }
         var pairs: [Pair] = []
@@ -142,30 +143,12 @@ struct ChannelNameTypoRule: Rule {
 
     /// Whether a name is posted but never observed in its registry, or
     /// observed but never posted: only such a name is compared with others.
-    /// Answered with a flag per (registry, channel) number, before any table
-    /// is built: in most recordings (a small test's) every name meets one.
+    /// The index marks each (registry, channel) pair's sides as it reads the
+    /// events, so this reads one byte a pair, not every post and registration:
+    /// in most recordings every name meets a partner.
     private static func someNameLacksAPartner(_ trace: TraceIndex) -> Bool {
-        let posted: UInt8 = 1, observed: UInt8 = 2
-        var sides = [UInt8](repeating: 0, count: trace.channelCount)
-        // By index, and the index's tables read once: what a debug build (the
-        // test's own) runs fastest, as it copies the whole index per method call.
-        let posts = trace.posts, registrations = trace.registrationsInOrder
-        let registries = trace.recording.registries
-        for index in 0..<posts.endIndex {
-            let post = posts[index]
-            if post.kind == .post && registries[Int(post.registry)].kind != .property {
-                sides[post.channelKey] |= posted
-            }
-        }
-        for index in 0..<registrations.endIndex {
-            let registration = registrations[index]
-            if !registration.isDelegate && !registration.anyChannel
-                && registries[Int(registration.registry)].kind != .property
-            {
-                sides[registration.channelKey] |= observed
-            }
-        }
-        return sides.contains { $0 == posted || $0 == observed }
+        let posted = TraceIndex.ChannelSides.posted, observed = TraceIndex.ChannelSides.observed
+        return trace.channelSides.contains { $0 == posted || $0 == observed }
     }
 
     /// The character comparisons one search for typos may spend. Real apps

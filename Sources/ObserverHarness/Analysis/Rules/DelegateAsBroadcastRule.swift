@@ -73,8 +73,10 @@ struct DelegateAsBroadcastRule: Rule {
     }
 
     private func typedCalls(_ trace: TraceIndex) -> [ForwardedCall] {
-        trace.posts.compactMap { call in
-            guard call.kind == .delegateCall else { return nil }
+        // The delegate calls alone, not every post.
+        let posts = trace.posts
+        return trace.delegateCalls.compactMap { position in
+            let call = posts[position]
             let event = trace.events[call.sequence]
             let delivery = Int(event.cause)
             guard event.cause != Event.none, delivery < trace.events.count,

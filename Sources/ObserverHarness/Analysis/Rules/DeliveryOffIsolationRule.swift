@@ -111,18 +111,21 @@ struct DeliveryOffIsolationRule: Rule {
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var reported = Set<Key>()
         var work: HandlerWork?
-        for post in trace.posts {
-            for delivery in post.deliveries {
-                let event = trace.events[delivery]
-                guard event.kind == .deliver, event.flags.contains(.offIsolation),
-                    let registration = trace.registration(event.registration)
-                else { continue }
-                if work == nil { work = HandlerWork(trace) }
-                let seen = work?.seen(of: delivery) ?? .nothing
-                if case .handedOn = seen { continue }
-                guard reported.insert(Key(registration: event.registration, site: post.site)).inserted else { continue }
-                findings.append(report(delivery, of: post, to: registration, seen: seen, trace))
-            }
+        // The index lists the deliveries off isolation (rare), in sequence
+        // order; they are judged post by post, each post's in order.
+        let posts = trace.posts
+        let offIsolation = trace.offIsolationDeliveries.enumerated().sorted {
+            ($0.element.post, $0.offset) < ($1.element.post, $1.offset)
+        }
+        for (_, (position, delivery)) in offIsolation {
+            let post = posts[position]
+            let event = trace.events[delivery]
+            guard let registration = trace.registration(event.registration) else { continue }
+            if work == nil { work = HandlerWork(trace) }
+            let seen = work?.seen(of: delivery) ?? .nothing
+            if case .handedOn = seen { continue }
+            guard reported.insert(Key(registration: event.registration, site: post.site)).inserted else { continue }
+            findings.append(report(delivery, of: post, to: registration, seen: seen, trace))
         }
         checkObservationTracking(trace, into: &findings)
     }

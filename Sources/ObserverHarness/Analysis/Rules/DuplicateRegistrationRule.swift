@@ -74,19 +74,8 @@ struct DuplicateRegistrationRule: Rule {
                 """),
         ])
 
-    /// A registration that may still be active, in its observer's chain.
-    /// Sequences in 32 bits, as the index keeps them (`UInt32.max`: never
-    /// removed): one link per registration live at once, 36 bytes.
-    private struct Link {
-        let id: UInt32, registry: UInt32, channel: UInt32, sender: UInt32, site: UInt32
-        let addSequence: UInt32
-        let removeSequence: UInt32
-        var next: Int32
-        let anyChannel: Bool
-    }
-
     /// What makes two registrations of one observer duplicates.
-    private struct Key: Hashable {
+    fileprivate struct Key: Hashable {
         let registry: UInt32, channel: UInt32, anyChannel: Bool, sender: UInt32
         /// For block registrations counted by their token's owner, the line
         /// that registered: one object's two blocks for one name added at two
@@ -96,13 +85,29 @@ struct DuplicateRegistrationRule: Rule {
 
     /// One key's registrations that may still be active, oldest first.
     private struct Queue {
-        var entries: [(id: UInt32, removeSequence: UInt32)] = []
-        var head = 0
+        private var entries: [(id: UInt32, removeSequence: UInt32)] = []
+        private var head = 0
 
         /// The oldest registration active at `now`, after dropping those removed before it.
         mutating func earliestActive(at now: UInt32) -> UInt32? {
             while head < entries.count, entries[head].removeSequence < now { head += 1 }
+            if head == entries.count, head > 0 {
+                entries.removeAll(keepingCapacity: true)
+                head = 0
+            }
             return head < entries.count ? entries[head].id : nil
+        }
+
+        /// Queues a registration added after every one queued. One removed no
+        /// later than an older one still queued is never the oldest active:
+        /// the older one outlives it. So removals only increase along the
+        /// queue, and an observer added a million times, never removed,
+        /// keeps one entry.
+        mutating func append(_ registration: TraceIndex.RegistrationRecord) {
+            // Sequences in 32 bits, as the index keeps them (`UInt32.max`: never removed).
+            let removeSequence = registration.removeSequence.map { UInt32($0) } ?? .max
+            if head < entries.count, entries[entries.count - 1].removeSequence >= removeSequence { return }
+            entries.append((registration.id, removeSequence))
         }
     }
 
@@ -114,66 +119,29 @@ struct DuplicateRegistrationRule: Rule {
 
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Per observer, a chain of its registrations not yet removed, newest
-        // first. One removed before this add is removed for every later add
-        // too, so the walk unlinks it: chains stay as short as what is live.
-        // (A hash table keyed by the whole registration missed the cache on
-        // every add and took a third of all analysis time at 10^7 events.)
+        // first, linked by position in add order (`next`: 4 bytes a
+        // registration, however many stay live). One removed before this add
+        // is removed for every later add too, so the walk unlinks it: chains
+        // stay as short as what is live. (A hash table keyed by the whole
+        // registration missed the cache on every add and took a third of all
+        // analysis time at 10^7 events.)
+        let registrations = trace.registrationsInOrder
         var newest = [Int32](repeating: -1, count: trace.lifetimes.count)
-        var links: [Link] = []
-        // Links unlinked from every chain, reused so `links` stays as long as
-        // what is live, not as every registration ever made.
-        var freeLinks: [Int32] = []
-        // Observers whose chain may hold links, swept whenever the links in
-        // use double: an observer that never registers again (a released
-        // screen) would otherwise keep its removed links to the end, one per
-        // registration ever made.
-        var chained: [Int32] = []
-        var isChained = [Bool](repeating: false, count: newest.count)
-        var sweepAt = 1024
+        var next = [Int32](repeating: -1, count: registrations.endIndex)
         var tables: [Int: [Key: Queue]] = [:]
-        for registration in trace.registrationsInOrder {
+        for position in 0..<registrations.endIndex {
+            let registration = registrations[position]
             guard !registration.isDelegate, registration.observer != 0 else { continue }
             let registrant = trace.registrant(registration)
             let observer = Int(registrant)
-            let site = registrant == registration.observer ? 0 : registration.site
-            if observer >= newest.count {
-                newest += repeatElement(-1, count: observer + 1 - newest.count)
-                isChained += repeatElement(false, count: newest.count - isChained.count)
-            }
-            let now = UInt32(registration.addSequence)
-            let removed = registration.removeSequence.map { UInt32($0) } ?? .max
-            if links.count - freeLinks.count >= sweepAt {
-                chained.removeAll { chainedObserver in
-                    var previous: Int32 = -1
-                    var cursor = newest[Int(chainedObserver)]
-                    while cursor >= 0 {
-                        let link = links[Int(cursor)]
-                        if link.removeSequence < now {
-                            if previous < 0 {
-                                newest[Int(chainedObserver)] = link.next
-                            } else {
-                                links[Int(previous)].next = link.next
-                            }
-                            freeLinks.append(cursor)
-                        } else {
-                            previous = cursor
-                        }
-                        cursor = link.next
-                    }
-                    guard newest[Int(chainedObserver)] < 0 else { return false }
-                    isChained[Int(chainedObserver)] = false
-                    return true
-                }
-                sweepAt = max(1024, 2 * (links.count - freeLinks.count))
-            }
+            if observer >= newest.count { newest += repeatElement(-1, count: observer + 1 - newest.count) }
+            let now = registration.addSequence
             // The earliest registration with the same key active now.
             var earliestActive: UInt32?
-            let key = Key(
-                registry: registration.registry, channel: registration.channel,
-                anyChannel: registration.anyChannel, sender: registration.sender, site: site)
+            let key = Key(registration, registrant: registrant)
             if tables[observer] != nil {
-                earliestActive = tables[observer]![key, default: Queue()].earliestActive(at: now)
-                tables[observer]![key, default: Queue()].entries.append((registration.id, removed))
+                earliestActive = tables[observer]![key, default: Queue()].earliestActive(at: UInt32(now))
+                tables[observer]![key, default: Queue()].append(registration)
                 report(registration, duplicating: earliestActive, trace, into: &findings)
                 continue
             }
@@ -182,52 +150,33 @@ struct DuplicateRegistrationRule: Rule {
             var cursor = newest[observer]
             while cursor >= 0 {
                 walked += 1
-                let link = links[Int(cursor)]
-                if link.removeSequence < now {
-                    if previous < 0 { newest[observer] = link.next } else { links[Int(previous)].next = link.next }
-                    freeLinks.append(cursor)
-                } else {
-                    if link.addSequence < now, link.registry == registration.registry,
-                        link.channel == registration.channel, link.anyChannel == registration.anyChannel,
-                        link.sender == registration.sender, link.site == site
-                    {
-                        earliestActive = link.id
+                let link = registrations[Int(cursor)]
+                if (link.removeSequence ?? .max) < now {
+                    if previous < 0 {
+                        newest[observer] = next[Int(cursor)]
+                    } else {
+                        next[Int(previous)] = next[Int(cursor)]
                     }
+                } else {
+                    if link.addSequence < now, Key(link, registrant: registrant) == key { earliestActive = link.id }
                     previous = cursor
                 }
-                cursor = link.next
+                cursor = next[Int(cursor)]
             }
-            let link = Link(
-                id: registration.id, registry: registration.registry, channel: registration.channel,
-                sender: registration.sender, site: site, addSequence: now, removeSequence: removed,
-                next: newest[observer], anyChannel: registration.anyChannel)
-            if let free = freeLinks.popLast() {
-                links[Int(free)] = link
-                newest[observer] = free
-            } else {
-                links.append(link)
-                newest[observer] = Int32(links.count - 1)
-            }
-            if !isChained[observer] {
-                isChained[observer] = true
-                chained.append(Int32(observer))
-            }
+            next[position] = newest[observer]
+            newest[observer] = Int32(position)
             if walked >= Self.longChain {
                 // The chain, newest first, becomes per-key queues, oldest first.
-                var table: [Key: Queue] = [:]
-                var chain: [Link] = []
+                var chain: [Int32] = []
                 var cursor = newest[observer]
                 while cursor >= 0 {
-                    chain.append(links[Int(cursor)])
-                    freeLinks.append(cursor)
-                    cursor = links[Int(cursor)].next
+                    chain.append(cursor)
+                    cursor = next[Int(cursor)]
                 }
-                for link in chain.reversed() {
-                    table[
-                        Key(
-                            registry: link.registry, channel: link.channel, anyChannel: link.anyChannel,
-                            sender: link.sender, site: link.site), default: Queue()
-                    ].entries.append((link.id, link.removeSequence))
+                var table: [Key: Queue] = [:]
+                for position in chain.reversed() {
+                    let link = registrations[Int(position)]
+                    table[Key(link, registrant: registrant), default: Queue()].append(link)
                 }
                 tables[observer] = table
                 newest[observer] = -1
@@ -307,5 +256,14 @@ struct DuplicateRegistrationRule: Rule {
                 objects: [trace.name(registrant)], step: trace.step(of: registration.addSequence),
                 site: trace.site(registration.site), location: trace.location(registration.site),
                 events: [first.addSequence, registration.addSequence]))
+    }
+}
+
+extension DuplicateRegistrationRule.Key {
+    /// The key of `registration` in the chain of `registrant`.
+    fileprivate init(_ registration: TraceIndex.RegistrationRecord, registrant: UInt32) {
+        self.init(
+            registry: registration.registry, channel: registration.channel, anyChannel: registration.anyChannel,
+            sender: registration.sender, site: registrant == registration.observer ? 0 : registration.site)
     }
 }

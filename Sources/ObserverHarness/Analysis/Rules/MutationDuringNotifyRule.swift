@@ -273,12 +273,13 @@ private struct RunningDeliveryLoops {
     mutating func innermost(of registry: UInt32, runningAt sequence: Int, thread: UInt16) -> TraceIndex.PostRecord? {
         // Counts and last elements by index: `count` and `last` of a collection
         // are generic code a debug build runs unspecialised, for every mutation.
-        while next < posts.endIndex, posts[next].sequence < sequence {
-            let post = posts[next]
-            let deliveries = post.deliveries.count
-            if deliveries > 0 {
-                let index = stackIndex(post.registry, posts.events[post.sequence].thread)
-                stacks[index].append((next, post.deliveries[deliveries - 1]))
+        // Posts by their sequence and last delivery alone: a record (its
+        // event and deliveries copied) for every post was most of this rule's time.
+        while next < posts.endIndex, posts.sequence(at: next) < sequence {
+            if let end = posts.lastDelivery(at: next) {
+                let post = posts.events[posts.sequence(at: next)]
+                let index = stackIndex(post.registry, post.thread)
+                stacks[index].append((next, end))
             }
             next += 1
         }

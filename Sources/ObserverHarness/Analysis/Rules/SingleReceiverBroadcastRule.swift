@@ -52,9 +52,12 @@ struct SingleReceiverBroadcastRule: Rule {
             && (looping.isEmpty || !looping.contains(post.sequence))
         {
             let key = post.channelKey
-            if channels[key].posts.isEmpty { order.append(key) }
-            channels[key].posts.append(post.sequence)
+            if !channels[key].seen {
+                channels[key].seen = true
+                order.append(key)
+            }
             guard channels[key].single else { continue }
+            channels[key].posts.append(post.sequence)
             guard post.deliveries.count == 1, case let delivery = trace.events[post.deliveries[0]],
                 delivery.kind == .deliver, let registration = trace.registration(delivery.registration),
                 // A typed message is a declared message type, not a notification name to reuse.
@@ -62,6 +65,7 @@ struct SingleReceiverBroadcastRule: Rule {
                 channels[key].receiver.map({ $0 == delivery.object }) ?? true
             else {
                 channels[key].single = false
+                channels[key].posts = []
                 continue
             }
             channels[key].receiver = delivery.object
@@ -83,7 +87,10 @@ struct SingleReceiverBroadcastRule: Rule {
     }
 
     private struct ChannelState {
+        /// Kept while every post reached one receiver: the finding lists them
+        /// (and shares this array).
         var posts: [Int] = []
+        var seen = false
         var single = true
         var receiver: UInt32?
     }

@@ -54,6 +54,8 @@ struct ValueObjectFilterRule: Rule {
         ])
 
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
+        // Only a boxed value's registration, post or removal is reported.
+        guard trace.tracksBoxedValues else { return }
         var reported = Set<Key>()
         for registration in trace.registrationsInOrder where !registration.isDelegate {
             report(
