@@ -250,7 +250,8 @@ struct TraceIndex {
         channels = PairNumbering(firstCount: recording.registries.count, secondCount: recording.strings.count)
         reserveCapacities(recording.events)
         var activeDelegate: [SlotKey: UInt32] = [:]
-        let registryKinds = recording.registries.map(\.kind)
+        // Read once, indexed by id (no `map`: a debug build runs it as unspecialised generic code).
+        let registries = recording.registries
         for sequence in 0..<recording.events.count {
             let event = recording.events[sequence]
             switch event.kind {
@@ -283,7 +284,7 @@ struct TraceIndex {
                 } else {
                     // Numbered now, so pairs keep their first-seen numbers.
                     let key = channels.number(event.registry, event.channel)
-                    if !event.flags.contains(.anyChannel) && registryKinds[Int(event.registry)] != .property {
+                    if !event.flags.contains(.anyChannel) && registries[Int(event.registry)].kind != .property {
                         markChannel(key, ChannelSides.observed)
                     }
                     addRegistration(event.registration, RegistrationState(addSequence: sequence))
@@ -325,7 +326,7 @@ struct TraceIndex {
                         delegate: event.object, site: event.site))
             case .post, .propertySet, .delegateCall:
                 let key = channels.number(event.registry, event.channel)
-                if event.kind == .post && registryKinds[Int(event.registry)] != .property {
+                if event.kind == .post && registries[Int(event.registry)].kind != .property {
                     markChannel(key, ChannelSides.posted)
                 } else if event.kind == .delegateCall {
                     delegateCalls.append(postStates.count)
@@ -368,7 +369,7 @@ struct TraceIndex {
                 hopEvents.append(sequence)
             }
         }
-        if reAddedOrder != nil { markObservedChannelsOfLatestAdds(registryKinds) }
+        if reAddedOrder != nil { markObservedChannelsOfLatestAdds(registries) }
         // The views share the lists' storage: no copy.
         posts = Posts(states: postStates, events: recording.events)
         registrationsInOrder = RegistrationsInOrder(
@@ -384,12 +385,12 @@ struct TraceIndex {
 
     /// An id added again keeps only its latest add, as rules see it: the
     /// channels observed are those of the latest adds.
-    private mutating func markObservedChannelsOfLatestAdds(_ registryKinds: [RegistryKind]) {
+    private mutating func markObservedChannelsOfLatestAdds(_ registries: [RegistryInfo]) {
         for key in channelSides.indices { channelSides[key] &= ~ChannelSides.observed }
         for state in registrationStates {
             let event = recording.events[Int(state.addSequence)]
             guard event.kind == .add, !event.flags.contains(.anyChannel),
-                registryKinds[Int(event.registry)] != .property
+                registries[Int(event.registry)].kind != .property
             else { continue }
             markChannel(channels.existingNumber(event.registry, event.channel), ChannelSides.observed)
         }

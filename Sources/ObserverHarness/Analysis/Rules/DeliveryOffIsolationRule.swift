@@ -114,9 +114,10 @@ struct DeliveryOffIsolationRule: Rule {
         // The index lists the deliveries off isolation (rare), in sequence
         // order; they are judged post by post, each post's in order.
         let posts = trace.posts
-        let offIsolation = trace.offIsolationDeliveries.enumerated().sorted {
-            ($0.element.post, $0.offset) < ($1.element.post, $1.offset)
-        }
+        let listed = trace.offIsolationDeliveries
+        let offIsolation =
+            listed.isEmpty
+            ? [] : listed.enumerated().sorted { ($0.element.post, $0.offset) < ($1.element.post, $1.offset) }
         for (_, (position, delivery)) in offIsolation {
             let post = posts[position]
             let event = trace.events[delivery]
