@@ -12,6 +12,8 @@ import ObserverHarnessInterface
 // - `escaped-test-scope` is live-only by its descriptor and has no page
 //   examples: it notes a post from outside every test's task that nothing
 //   tied to one test, which reached this test's observers unjudged.
+// - `wildcard-misses-foundation-posts` is live-only likewise: its bug and
+//   near miss are `NotificationLogs.swift`, run by `WildcardRegistrationTests`.
 // - `exploration-limit` is a bound of scenario replay: nothing live reaches it.
 // - `ordering-dependence`: one live run shows one order; live, the rule is
 //   `assertOrderIndependent`, tested in `OrderIndependenceTests`.

@@ -217,6 +217,8 @@ struct TraceIndex {
     private(set) var queueGoneSkips: [Int] = []
     /// Work that reached a test's scope from outside its task, in order.
     private(set) var scopeEscapes: [Int] = []
+    /// Registrations for every name the router could not bridge, in order.
+    private(set) var unbridgedWildcards: [Int] = []
     /// Async observations' events, in order (see ``AsyncObservations``).
     private(set) var asyncEvents: [Int] = []
     /// Numbers every (registry, channel) pair posted or registered, so rules
@@ -367,6 +369,8 @@ struct TraceIndex {
                 scopeEscapes.append(sequence)
             case .hop:
                 hopEvents.append(sequence)
+            case .unbridgedWildcard:
+                unbridgedWildcards.append(sequence)
             }
         }
         if reAddedOrder != nil { markObservedChannelsOfLatestAdds(registries) }
