@@ -491,6 +491,66 @@ final class TwinCountedBadge: @unchecked Sendable {
     }
 }
 
+/// An energy meter (an actor) whose handler hands the reading to a task of
+/// no actor, which adds it up there: off the meter's actor.
+actor TwinOffActorMeter {
+    static let registrationLine = #line + 6
+    private var token: (any NSObjectProtocol)?
+    func start(
+        _ center: any NotificationCenterProtocol,
+        noteAction: @escaping @Sendable (_ key: String, _ setTo: String?) -> Void
+    ) {
+        token = center.addObserver(forName: .twinMeterReading, object: nil, queue: nil) { _ in
+            Task {
+                Jitter.pause()
+                noteAction("meter.total", nil)  // the meter's total, added up off the meter
+            }
+        }
+    }
+    func stop(_ center: any NotificationCenterProtocol) { if let token { center.removeObserver(token) } }
+
+    static func read(hooks: TwinHooks) async {
+        let center = Observers.center
+        let (added, adding) = AsyncStream<Void>.makeStream()
+        let meter = TwinOffActorMeter()
+        await meter.start(center) { key, value in
+            hooks.noteAction(key, value)
+            adding.yield()
+        }
+        await MainActor.run { center.post(name: .twinMeterReading, object: nil, userInfo: ["watts": 40]) }
+        for await _ in added { break }
+        await meter.stop(center)
+    }
+}
+
+// MARK: discarded-token (typed messages)
+
+/// A badge following a cart's typed revisions: its token dropped at once,
+/// or kept while the badge lives.
+@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+final class TwinRevisionBadge: @unchecked Sendable {
+    static let observeLine = #line + 8
+    var token: NotificationCenter.ObservationToken?
+
+    init(cart: TwinCart, keepsToken: Bool) {
+        let center = Observers.center
+        if keepsToken {
+            token = center.addObserver(of: cart, for: TwinCartRevised.self) { _ in Jitter.pause() }
+        } else {
+            _ = center.addObserver(of: cart, for: TwinCartRevised.self) { _ in Jitter.pause() }
+        }
+    }
+
+    static func follow(keepsToken: Bool, hooks: TwinHooks) async {
+        let cart = TwinCart()
+        var badge: TwinRevisionBadge? = TwinRevisionBadge(cart: cart, keepsToken: keepsToken)
+        await Jitter.onQueue { Observers.center.post(TwinCartRevised(revision: 1), subject: cart) }
+        await hooks.settle()  // the async message delivered
+        badge = nil
+        withExtendedLifetime(badge) {}
+    }
+}
+
 // MARK: async-observer-outlives-owner, message-dropped, observed-object-deallocated
 
 /// A theme screen whose loop holds it weakly but is never cancelled: it
@@ -548,7 +608,7 @@ final class TwinDownloadRow: @unchecked Sendable {
 extension RuleTwins {
     static var pageTwins: [RuleTwin] {
         commands + orders + escapes + removalsAndFilters + deadDelegates + danglings + duplicateRegistrations
-            + mutations + holds + isolations + outlivedLoops
+            + mutations + holds + isolations + outlivedLoops + typedTokens
     }
 
     static let commands = [
@@ -700,7 +760,24 @@ extension RuleTwins {
         return twins
     }
 
+    static var typedTokens: [RuleTwin] {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else { return [] }
+        return [
+            RuleTwin(
+                rule: "discarded-token", name: "a badge dropping its typed observer's token at once",
+                line: TwinRevisionBadge.observeLine
+            ) { hooks in await TwinRevisionBadge.follow(keepsToken: false, hooks: hooks) },
+            RuleTwin(rule: "discarded-token", name: "a badge keeping its typed token while it lives", line: nil) {
+                hooks in await TwinRevisionBadge.follow(keepsToken: true, hooks: hooks)
+            },
+        ]
+    }
+
     static let isolations = [
+        RuleTwin(
+            rule: "delivery-off-isolation", name: "a meter adding up a reading in a task of no actor",
+            line: TwinOffActorMeter.registrationLine
+        ) { hooks in await TwinOffActorMeter.read(hooks: hooks) },
         RuleTwin(
             rule: "delivery-off-isolation", name: "an image store delegate called from the main actor",
             line: TwinImageStore.attachLine

@@ -248,8 +248,17 @@ final class RuleTwinXCTests: ObserverHarnessTestCase {
     func testTwin72Run0() async { await check(72) }
     func testTwin72Run1() async { await check(72) }
     func testTwin72Run2() async { await check(72) }
+    func testTwin73Run0() async { await check(73) }
+    func testTwin73Run1() async { await check(73) }
+    func testTwin73Run2() async { await check(73) }
+    func testTwin74Run0() async { await check(74) }
+    func testTwin74Run1() async { await check(74) }
+    func testTwin74Run2() async { await check(74) }
+    func testTwin75Run0() async { await check(75) }
+    func testTwin75Run1() async { await check(75) }
+    func testTwin75Run2() async { await check(75) }
 
     func testEveryTwinHasATest() {
-        XCTAssertEqual(RuleTwins.all.count, 73, "add testTwinNNRun0...2 for each new twin")
+        XCTAssertEqual(RuleTwins.all.count, 76, "add testTwinNNRun0...2 for each new twin")
     }
 }
