@@ -397,6 +397,18 @@ final class TwinCyclingScreen: TwinDownloadDelegate, @unchecked Sendable {
 }
 
 enum TwinHolds {
+    static let localDownloaderLine = #line + 6
+    /// A downloader the test makes, holding its delegate strongly: the
+    /// screen let go lives on until the downloader goes with the test.
+    static func leaveScreenOfALocalDownloader(hooks: TwinHooks) async {
+        let downloader = TwinDownloader()
+        var screen: TwinDownloadScreen? = TwinDownloadScreen()
+        downloader.delegate.set(screen)
+        await Jitter.onQueue { downloader.delegate.call { $0.didFinish() } }
+        hooks.release(screen!)
+        screen = nil
+    }
+
     static let strongDelegateLine = #line + 4
     /// The screen let go, its downloader holding it.
     static func leaveDownloadScreen(hooks: TwinHooks) async {
@@ -744,7 +756,11 @@ extension RuleTwins {
             RuleTwin(
                 rule: "registration-keeps-observer-alive", name: "a downloader holding its delegate strongly",
                 line: TwinHolds.strongDelegateLine
-            ) { hooks in await TwinHolds.leaveDownloadScreen(hooks: hooks) }
+            ) { hooks in await TwinHolds.leaveDownloadScreen(hooks: hooks) },
+            RuleTwin(
+                rule: "registration-keeps-observer-alive", name: "a downloader made in the test holding its delegate",
+                line: TwinHolds.localDownloaderLine
+            ) { hooks in await TwinHolds.leaveScreenOfALocalDownloader(hooks: hooks) },
         ]
         if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
             twins += [
