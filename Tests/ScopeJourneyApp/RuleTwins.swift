@@ -16,6 +16,23 @@ import ObserverHarnessInterface
 // are what the order check (`checkOrderIndependence`) finds and leaves
 // unexplored, on a center the test makes for each of its runs
 // (`TwinHooks.checkOrder`).
+//
+// Where a twin differs from its page, and why:
+// - `escaped-test-scope` has no page examples (live only); its bug shows
+//   only where tests may run beside each other: under XCTest, one test at
+//   a time, the work is the running test's (`onlyBesideOthers`).
+// - `ordering-dependence` is marked at the first receiver's registration,
+//   where `assertOrderIndependent` reports it; `exploration-limit` live is
+//   the order check's budget of runs, not replay's bounds.
+// - `dangling-registration`'s first example registers an observer with a
+//   selector, which the interface has no call for (a block freed with its
+//   owner is `discarded-token`): it is twinned on a list.
+// - No twin, for a reason the rule page gives: `duplicate-registration`'s
+//   Observation example (live, the harness cannot tell what two
+//   `withObservationTracking` calls at one line read) and
+//   `registration-keeps-observer-alive`'s near miss where another object
+//   retains the observer (live, another holder cannot be told from the
+//   test's own reference).
 
 /// Random short pauses where app code meets the scheduler.
 public enum Jitter {
