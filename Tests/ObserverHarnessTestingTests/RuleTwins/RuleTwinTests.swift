@@ -95,6 +95,13 @@ struct TwinRun: Sendable, CustomTestStringConvertible {
     }
 }
 
+/// One run of a twin in a trait test: its verdict, as issues.
+func check(_ run: TwinRun) async throws {
+    let harness = try #require(Harness.current)
+    let findings = await runTwin(run.twin, under: harness)
+    for failure in twinFailures(run.twin, findings, besideOthers: true) { Issue.record(Comment(rawValue: failure)) }
+}
+
 /// Every rule page's example, live: each twin runs `runs` times, each run
 /// under its own harness through the trait, in parallel with the others
 /// and with its timing disturbed; the verdict is the same every run.
@@ -104,11 +111,7 @@ struct TwinRun: Sendable, CustomTestStringConvertible {
     @Test(
         .observerHarness(failingAt: .note, allowing: twinSites),
         arguments: TwinRun.table(runs))
-    func everyRunOfATwinHasTheSameVerdict(_ run: TwinRun) async throws {
-        let harness = try #require(Harness.current)
-        let findings = await runTwin(run.twin, under: harness)
-        for failure in twinFailures(run.twin, findings, besideOthers: true) { Issue.record(Comment(rawValue: failure)) }
-    }
+    func everyRunOfATwinHasTheSameVerdict(_ run: TwinRun) async throws { try await check(run) }
 }
 
 /// The same table one run at a time, through the trait: a twin's verdict
@@ -119,9 +122,5 @@ struct TwinRun: Sendable, CustomTestStringConvertible {
     @Test(
         .observerHarness(failingAt: .note, allowing: twinSites),
         arguments: TwinRun.table(runs))
-    func everyRunOfATwinAloneHasTheSameVerdict(_ run: TwinRun) async throws {
-        let harness = try #require(Harness.current)
-        let findings = await runTwin(run.twin, under: harness)
-        for failure in twinFailures(run.twin, findings, besideOthers: true) { Issue.record(Comment(rawValue: failure)) }
-    }
+    func everyRunOfATwinAloneHasTheSameVerdict(_ run: TwinRun) async throws { try await check(run) }
 }
