@@ -812,7 +812,7 @@ extension RuleTwins {
             twins.append(
                 RuleTwin(
                     rule: "async-observer-outlives-owner", name: "a weak theme loop never cancelled, posted to after",
-                    line: TwinWeakThemeScreen.loopLine
+                    line: TwinWeakThemeScreen.loopLine, runsAtMost: loopBugRuns
                 ) { hooks in
                     var screen: TwinWeakThemeScreen? = TwinWeakThemeScreen()
                     hooks.track(screen!)
