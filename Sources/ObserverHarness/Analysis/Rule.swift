@@ -140,6 +140,7 @@ public enum RuleCatalog {
         DeliveryOffIsolationRule(),
         ObservationNotRearmedRule(),
         EscapedTestScopeRule(),
+        WildcardMissesFoundationPostsRule(),
     ]
 
     /// Every rule's descriptor, in catalogue order.

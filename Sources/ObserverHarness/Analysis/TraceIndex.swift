@@ -211,6 +211,8 @@ struct TraceIndex {
     private(set) var queueGoneSkips: [Int] = []
     /// Work that reached a test's scope from outside its task, in order.
     private(set) var scopeEscapes: [Int] = []
+    /// Registrations for every name the router could not bridge, in order.
+    private(set) var unbridgedWildcards: [Int] = []
     /// Async observations' events, in order (see ``AsyncObservations``).
     private(set) var asyncEvents: [Int] = []
     /// Numbers every (registry, channel) pair posted or registered, so rules
@@ -336,6 +338,8 @@ struct TraceIndex {
                 scopeEscapes.append(sequence)
             case .hop:
                 hopEvents.append(sequence)
+            case .unbridgedWildcard:
+                unbridgedWildcards.append(sequence)
             }
         }
         // The views share the lists' storage: no copy.

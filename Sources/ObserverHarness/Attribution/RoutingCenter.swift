@@ -58,7 +58,17 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
             return NotificationCenter.default.addObserver(forName: name, object: object, queue: queue, using: block)
         }
         FoundationBridge.shared.bridge(name)
-        return center.addObserver(forName: name, object: object, queue: queue, location: location, using: block)
+        let token = center.addObserver(forName: name, object: object, queue: queue, location: location, using: block)
+        if name == nil { Self.noteUnbridged(on: center, at: location) }
+        return token
+    }
+
+    /// A registration for every name hears only what the bridge brings of
+    /// Foundation's posts (never every name: see ``FoundationBridge``), so
+    /// the test's report says so at the app's line.
+    private static func noteUnbridged(on center: InstrumentedNotificationCenter, at location: CodeLocation) {
+        let store = center.store
+        _ = store.recorder.record(Event(kind: .unbridgedWildcard, registry: store.registryID), at: location)
     }
 
     #if canImport(ObjectiveC)
@@ -71,6 +81,7 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
                 FoundationBridge.shared.bridge(name)
                 registries.defaultCenter.addObserver(
                     observer, selector: selector, name: name, object: object, location: location)
+                if name == nil { Self.noteUnbridged(on: registries.defaultCenter, at: location) }
             case .untold:
                 NotificationCenter.default.addObserver(observer, selector: selector, name: name, object: object)
             }

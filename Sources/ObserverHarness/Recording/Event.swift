@@ -119,6 +119,11 @@ enum EventKind: UInt8, CaseIterable, Sendable {
     /// isolation, started to run later (a `Task` inside it): started, or ran
     /// on that isolation; with ``EventFlags/offIsolation``, it ran off it.
     case hop
+    /// A registration for every name (`registration`, at `site`) made through
+    /// `Observers.center` in a test: it hears posts made through the router
+    /// and the names the router observes on Foundation's center, not every
+    /// post made straight on `NotificationCenter.default`.
+    case unbridgedWildcard
 
     var traceName: String {
         switch self {
@@ -153,6 +158,7 @@ enum EventKind: UInt8, CaseIterable, Sendable {
         case .observationFire: "observation-fire"
         case .scopeEscape: "scope-escape"
         case .hop: "hop"
+        case .unbridgedWildcard: "unbridged-wildcard"
         }
     }
 

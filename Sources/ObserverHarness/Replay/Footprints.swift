@@ -155,7 +155,7 @@ struct Footprints {
         // change (which disarms) change the registrar.
         case .observationFire: (Resource(space: 2, id: event.object), .read)
         case .observationArm, .observationChange: (Resource(space: 1, id: event.registry), .exclusive)
-        case .track, .step, .cycleCut, .settle, .scopeEscape, .hop: nil
+        case .track, .step, .cycleCut, .settle, .scopeEscape, .hop, .unbridgedWildcard: nil
         }
     }
 }

@@ -15,8 +15,7 @@
                 harness.track(screen!, label: "screen")
                 #expect(await harness.settle(loopsOpened: 1))
                 await Self.untilShown(0, on: screen!)
-                cart.count = 1
-                await Self.untilShown(1, on: screen!)
+                await Self.untilShown(1, on: screen!) { cart.count = 1 }
                 let task = screen?.task
                 harness.noteReleased(screen!)
                 weak let released = screen
@@ -41,8 +40,7 @@
                 harness.track(screen!, label: "screen")
                 #expect(await harness.settle(loopsOpened: 1))
                 await Self.untilShown(0, on: screen!)
-                cart.count = 1
-                await Self.untilShown(1, on: screen!)
+                await Self.untilShown(1, on: screen!) { cart.count = 1 }
                 let task = try #require(screen?.task)
                 harness.noteReleased(screen!)
                 screen = nil
@@ -61,15 +59,21 @@
                 let cart = ObservableCart()
                 let screen = Screen(cart: cart, strongSelf: false)
                 await Self.untilShown(0, on: screen)
-                cart.count = 2
-                await Self.untilShown(2, on: screen)
+                await Self.untilShown(2, on: screen) { cart.count = 2 }
                 #expect(screen.shown == 2)
                 screen.task?.cancel()
             }
 
             /// The loop takes a value a few scheduler turns after it changed.
+            /// `change` waits first: on this toolchain `Observations` can miss a
+            /// change another task makes while it arms for its next value, and
+            /// then never wakes again (swiftlang/swift#86719). A serialized run
+            /// makes the change just then, right after the loop showed the last
+            /// value, and hung 1 loop in 30 even in a program of its own.
             @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
-            private static func untilShown(_ count: Int, on screen: Screen) async {
+            private static func untilShown(_ count: Int, on screen: Screen, after change: () -> Void = {}) async {
+                try? await Task.sleep(nanoseconds: 10_000_000)
+                change()
                 for _ in 0..<100_000 where screen.shown != count { await Task.yield() }
                 #expect(screen.shown == count)
             }

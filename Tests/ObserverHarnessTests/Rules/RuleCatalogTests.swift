@@ -17,6 +17,7 @@ extension Rules {
             ("value-object-filter", .warning), ("delivery-off-isolation", .error),
             ("observation-not-rearmed", .warning),
             ("escaped-test-scope", .note),
+            ("wildcard-misses-foundation-posts", .note),
         ]
 
         @Test func catalogueListsTheSpecifiedRulesInOrderWithTheirSeverities() {
