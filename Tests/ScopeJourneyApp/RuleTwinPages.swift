@@ -163,6 +163,23 @@ enum TwinClock {
     }
 }
 
+// MARK: wildcard-misses-foundation-posts
+
+/// A debug log of every notification, or of the names it needs.
+enum TwinDebugLog {
+    static let everyNameLine = #line + 6
+    static func listen(toEveryName: Bool) async {
+        let center = Observers.center
+        let names: [Notification.Name?] = toEveryName ? [nil] : [.twinLogout, .twinSale]
+        let tokens = names.map { name in
+            // `nil`: every name.
+            center.addObserver(forName: name, object: nil, queue: nil) { _ in Jitter.pause() }
+        }
+        await Jitter.onQueue { center.post(name: .twinSale, object: nil) }
+        for token in tokens { center.removeObserver(token) }
+    }
+}
+
 // MARK: unbalanced-removal, value-object-filter, channel-name-typo
 
 enum TwinRemovals {
@@ -619,7 +636,8 @@ final class TwinDownloadRow: @unchecked Sendable {
 
 extension RuleTwins {
     static var pageTwins: [RuleTwin] {
-        commands + orders + escapes + removalsAndFilters + deadDelegates + danglings + duplicateRegistrations
+        commands + orders + escapes + wildcards + removalsAndFilters + deadDelegates + danglings
+            + duplicateRegistrations
             + mutations + holds + isolations + outlivedLoops + typedTokens
     }
 
@@ -652,6 +670,16 @@ extension RuleTwins {
         ) { hooks in hooks.checkOrder { TwinStockScreen.refreshTwice(center: $0, widgets: 6) } },
         RuleTwin(rule: "exploration-limit", name: "two widgets refreshed twice: every order tried", line: nil) {
             hooks in hooks.checkOrder { TwinStockScreen.refreshTwice(center: $0, widgets: 2) }
+        },
+    ]
+
+    static let wildcards = [
+        RuleTwin(
+            rule: "wildcard-misses-foundation-posts", name: "a debug log registered for every name",
+            line: TwinDebugLog.everyNameLine
+        ) { _ in await TwinDebugLog.listen(toEveryName: true) },
+        RuleTwin(rule: "wildcard-misses-foundation-posts", name: "a debug log of the names it needs", line: nil) {
+            _ in await TwinDebugLog.listen(toEveryName: false)
         },
     ]
 

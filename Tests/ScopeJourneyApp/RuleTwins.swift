@@ -19,8 +19,8 @@ import ObserverHarnessInterface
 //
 // Where a twin differs from its page, and why:
 // - `wildcard-misses-foundation-posts` has no page examples (live only):
-//   its bug and near miss are `NotificationLogs.swift`, run by
-//   `WildcardRegistrationTests`.
+//   its twins are a debug log's (also `NotificationLogs.swift`, run by
+//   `WildcardRegistrationTests`).
 // - `escaped-test-scope` has no page examples (live only); its bug shows
 //   only where tests may run beside each other: under XCTest, one test at
 //   a time, the work is the running test's (`onlyBesideOthers`).

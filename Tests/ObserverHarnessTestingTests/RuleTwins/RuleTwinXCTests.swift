@@ -260,8 +260,14 @@ final class RuleTwinXCTests: ObserverHarnessTestCase {
     func testTwin76Run0() async { await check(76) }
     func testTwin76Run1() async { await check(76) }
     func testTwin76Run2() async { await check(76) }
+    func testTwin77Run0() async { await check(77) }
+    func testTwin77Run1() async { await check(77) }
+    func testTwin77Run2() async { await check(77) }
+    func testTwin78Run0() async { await check(78) }
+    func testTwin78Run1() async { await check(78) }
+    func testTwin78Run2() async { await check(78) }
 
     func testEveryTwinHasATest() {
-        XCTAssertEqual(RuleTwins.all.count, 77, "add testTwinNNRun0...2 for each new twin")
+        XCTAssertEqual(RuleTwins.all.count, 79, "add testTwinNNRun0...2 for each new twin")
     }
 }
