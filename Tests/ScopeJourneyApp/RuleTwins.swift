@@ -8,19 +8,34 @@ import ObserverHarnessInterface
 // and on queues. A test runs each many times under a harness and expects
 // the rule at the twin's marked line, or nothing, every run.
 //
-// Rules without twins, and why:
-// - `escaped-test-scope` is live-only by its descriptor and has no page
-//   examples: it notes a post from outside every test's task that nothing
-//   tied to one test, which reached this test's observers unjudged.
-// - `wildcard-misses-foundation-posts` is live-only likewise: its bug and
-//   near miss are `NotificationLogs.swift`, run by `WildcardRegistrationTests`.
-// - `exploration-limit` is a bound of scenario replay: nothing live reaches it.
-// - `ordering-dependence`: one live run shows one order; live, the rule is
-//   `assertOrderIndependent`, tested in `OrderIndependenceTests`.
-// - `broadcast-as-command` needs each handler's effect noted with
-//   `harness.noteAction`, which app code on the interface cannot call.
-// - Not twinned yet: the second and third examples of pages that have
-//   several.
+// Every rule page's examples have a twin here or in RuleTwinPages.swift.
+// Three rules are met live through the test, as a user's test meets them:
+// `broadcast-as-command` sees what handlers do through `harness.noteAction`,
+// which the app calls through a closure the test gives it
+// (`TwinHooks.noteAction`); `ordering-dependence` and `exploration-limit`
+// are what the order check (`checkOrderIndependence`) finds and leaves
+// unexplored, on a center the test makes for each of its runs
+// (`TwinHooks.checkOrder`).
+//
+// Where a twin differs from its page, and why:
+// - `wildcard-misses-foundation-posts` has no page examples (live only):
+//   its twins are a debug log's (also `NotificationLogs.swift`, run by
+//   `WildcardRegistrationTests`).
+// - `escaped-test-scope` has no page examples (live only); its bug shows
+//   only where tests may run beside each other: under XCTest, one test at
+//   a time, the work is the running test's (`onlyBesideOthers`).
+// - `ordering-dependence` is marked at the first receiver's registration,
+//   where `assertOrderIndependent` reports it; `exploration-limit` live is
+//   the order check's budget of runs, not replay's bounds.
+// - `dangling-registration`'s first example registers an observer with a
+//   selector, which the interface has no call for (a block freed with its
+//   owner is `discarded-token`): it is twinned on a list.
+// - No twin, for a reason the rule page gives: `duplicate-registration`'s
+//   Observation example (live, the harness cannot tell what two
+//   `withObservationTracking` calls at one line read) and
+//   `registration-keeps-observer-alive`'s near miss where another object
+//   retains the observer (live, another holder cannot be told from the
+//   test's own reference).
 
 /// Random short pauses where app code meets the scheduler.
 public enum Jitter {
@@ -43,20 +58,29 @@ public enum Jitter {
 }
 
 /// What a twin asks of the test around it, as the rule pages say: to track
-/// an object, to say the app let one go, and to wait until async observers
-/// have settled.
+/// an object, to say the app let one go, to wait until async observers
+/// have settled, to note what a handler did to shared state, and to run a
+/// body under the delivery orders that could change what it returns.
 public struct TwinHooks: Sendable {
     public let track: @Sendable (AnyObject) -> Void
     public let release: @Sendable (AnyObject) -> Void
     public let settle: @Sendable () async -> Void
+    /// `harness.noteAction`: an increment of `key` (`setTo` nil), or a set.
+    public let noteAction: @Sendable (_ key: String, _ setTo: String?) -> Void
+    /// `checkOrderIndependence`, the body given a center made for each run.
+    public let checkOrder: @Sendable (_ body: (any NotificationCenterProtocol) -> Int) -> Void
 
     public init(
         track: @escaping @Sendable (AnyObject) -> Void, release: @escaping @Sendable (AnyObject) -> Void,
-        settle: @escaping @Sendable () async -> Void
+        settle: @escaping @Sendable () async -> Void,
+        noteAction: @escaping @Sendable (_ key: String, _ setTo: String?) -> Void,
+        checkOrder: @escaping @Sendable (_ body: (any NotificationCenterProtocol) -> Int) -> Void
     ) {
         self.track = track
         self.release = release
         self.settle = settle
+        self.noteAction = noteAction
+        self.checkOrder = checkOrder
     }
 }
 
@@ -66,7 +90,25 @@ public struct RuleTwin: Sendable, CustomStringConvertible {
     public let name: String
     /// The app line the finding is reported at; nil for a clean near miss.
     public let line: Int?
+    /// The file of `line`, as a finding names it.
+    public let file: String
+    /// Whether the bug needs tests running beside each other: under XCTest,
+    /// which runs one test at a time, the work is the running test's and
+    /// the twin is clean.
+    public let onlyBesideOthers: Bool
+    /// At most this many runs in a table: for a twin whose verdict no timing
+    /// enters and whose one run is costly.
+    public let runsAtMost: Int
     public let run: @Sendable (TwinHooks) async -> Void
+
+    init(
+        rule: String, name: String, line: Int?, file: String = #fileID, onlyBesideOthers: Bool = false,
+        runsAtMost: Int = .max, run: @escaping @Sendable (TwinHooks) async -> Void
+    ) {
+        (self.rule, self.name, self.line, self.file) = (rule, name, line, file)
+        (self.onlyBesideOthers, self.runsAtMost) = (onlyBesideOthers, runsAtMost)
+        self.run = run
+    }
 
     public var isBug: Bool { line != nil }
     public var description: String { "\(rule): \(name) (\(isBug ? "bug" : "near miss"))" }
@@ -512,7 +554,7 @@ public enum RuleTwins {
     /// Every twin, bug and near miss.
     public static let all: [RuleTwin] =
         isolation + mutation + removal + lifetime + duplicates + messages + posts + delegates + tokens + lifetimes
-        + loops + registrations + forwarding + observation
+        + loops + registrations + forwarding + observation + pageTwins
 
     static let lifetimes = [
         RuleTwin(rule: "unobserved-post", name: "an upload's end nobody observes", line: TwinUploads.postLine) { _ in
@@ -531,13 +573,19 @@ public enum RuleTwins {
         ) { _ in await TwinPlayback.play(removingFirst: true) },
     ]
 
+    /// A loop that never ends is known by `settle()` spending its whole
+    /// budget of scheduler turns (each settle after the release, and the
+    /// trait's at the end of the test): 0.6–0.8 s a run. Its near miss, whose
+    /// timing matters as much and costs nothing, runs every time.
+    static let loopBugRuns = 10
+
     static var loops: [RuleTwin] {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return [] }
         return [true, false].map { strong in
             RuleTwin(
                 rule: "async-observer-outlives-owner",
                 name: strong ? "a theme loop capturing its screen" : "a theme loop cancelled as its screen goes",
-                line: strong ? TwinThemeScreen.loopLine : nil
+                line: strong ? TwinThemeScreen.loopLine : nil, runsAtMost: strong ? loopBugRuns : .max
             ) { hooks in
                 let center = Observers.center
                 var screen: TwinThemeScreen? = TwinThemeScreen(capturesStrongly: strong)

@@ -57,8 +57,10 @@ final class AsyncObservationRecording: AsyncObservationEvents, @unchecked Sendab
     /// loop takes it, and this test's recording does not judge it.
     static let untold = UInt32.max
 
+    // Each records its event before the activity changes: `settle()` may
+    // return as soon as it does, and the test analyse at once.
     func consumed(tag: UInt32) {
-        taken()
+        defer { taken() }
         guard tag != Self.untold else { return }
         recorder.record(
             Event(
@@ -67,7 +69,7 @@ final class AsyncObservationRecording: AsyncObservationEvents, @unchecked Sendab
     }
 
     func dropped(tag: UInt32) {
-        taken()
+        defer { taken() }
         guard tag != Self.untold else { return }
         recorder.record(
             Event(
@@ -80,11 +82,11 @@ final class AsyncObservationRecording: AsyncObservationEvents, @unchecked Sendab
             defer { waiting = 0 }
             return waiting
         }
-        recorder.asyncActivity.valuesBuffered(-left)
-        recorder.asyncActivity.loopEnded(loopID)
         recorder.record(
             Event(
                 kind: .asyncEnd, registry: registryID, channel: recorder.intern(end.name),
                 object: loopID, registration: registrationID))
+        recorder.asyncActivity.valuesBuffered(-left)
+        recorder.asyncActivity.loopEnded(loopID)
     }
 }

@@ -22,6 +22,14 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
             order: .registration)
     }
 
+    deinit {
+        // Going with its owner (a downloader made in the test body), a strong
+        // slot frees its delegate: one the app released is kept, as a going
+        // list keeps its observers (`RegistrationStore.deinit`), so the leak
+        // is found when the test analyses after.
+        if hold == .strong, let delegate = current?.observer { store.recorder.keepIfReleased([delegate]) }
+    }
+
     var delegate: AnyObject? {
         store.recorder.withLock { current?.observer }
     }

@@ -130,8 +130,8 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         // still hold: one the app released would take with it the leak
         // analysis reports. The recorder keeps those, so a test that analyses
         // after its registry went (a list made in the test body) finds what
-        // it would have found before. A delegate slot goes with its owner,
-        // which ends its hold: nothing to keep.
+        // it would have found before. A delegate slot holds its delegate
+        // outside this list: its own deinit keeps it.
         guard kind != .delegate else { return }
         var held: [AnyObject] = []
         for case let registration? in registrations where registration.isActive && registration.hold == .strong {

@@ -99,6 +99,31 @@ extension Live {
                 hud = nil
                 return [list]
             },
+            Journey(
+                name: "a strong delegate slot of an owner made in the test keeping a released screen",
+                rule: "registration-keeps-observer-alive", buggy: true
+            ) { harness, center in
+                let downloader = LiveScreen("downloader")
+                let slot = harness.delegateSlot(of: downloader, as: LiveScreen.self, hold: .strong)
+                var screen: LiveScreen? = LiveScreen("screen")
+                slot.set(screen)
+                harness.noteReleased(screen!)
+                screen = nil
+                return [downloader, slot]
+            },
+            Journey(
+                name: "a strong delegate slot cleared before its screen's release",
+                rule: "registration-keeps-observer-alive", buggy: false
+            ) { harness, center in
+                let downloader = LiveScreen("downloader")
+                let slot = harness.delegateSlot(of: downloader, as: LiveScreen.self, hold: .strong)
+                var screen: LiveScreen? = LiveScreen("screen")
+                slot.set(screen)
+                slot.set(nil)
+                harness.noteReleased(screen!)
+                screen = nil
+                return [downloader, slot]
+            },
             Journey(name: "an unowned observer freed, then notified", rule: "notify-after-dealloc", buggy: true) {
                 harness, center in
                 let list = harness.observerList(of: LiveScreen.self, hold: .unowned)

@@ -69,6 +69,42 @@ extension Rules {
                         site: "Screen.swift:8"))
         }
 
+        /// The slot's owner going after the screen's release ends a hold that
+        /// outlived the release (a downloader made in a test body): reported.
+        @Test func registrationKeepsObserverAliveFiresForAStrongSlotWhoseOwnerGoesAfterTheRelease() throws {
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "downloader" },
+                  { "op": "create", "object": "screen" },
+                  { "op": "set-delegate", "registry": "slot", "owner": "downloader", "delegate": "screen",
+                    "hold": "strong", "site": "Screen.swift:8" },
+                  { "op": "release", "object": "screen" },
+                  { "op": "release", "object": "downloader" }
+                ]
+                """
+            ).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.shape.objects == ["screen"])
+        }
+
+        /// An owner gone before the screen's release held nothing past it.
+        @Test func registrationKeepsObserverAliveIgnoresAStrongSlotWhoseOwnerWentFirst() throws {
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "downloader" },
+                  { "op": "create", "object": "screen" },
+                  { "op": "set-delegate", "registry": "slot", "owner": "downloader", "delegate": "screen",
+                    "hold": "strong" },
+                  { "op": "release", "object": "downloader" },
+                  { "op": "release", "object": "screen" }
+                ]
+                """
+            ).report()
+            #expect(report.findings(of: Self.rule).isEmpty)
+        }
+
         @Test func registrationKeepsObserverAliveIgnoresAWeakListWhoseObserverDeallocates() throws {
             let report = try InlineScenario(
                 """

@@ -11,7 +11,8 @@ struct BroadcastAsCommandRule: Rule {
             or appending one value to one list; two receivers setting the same value, or writing different keys, \
             are fine. A post is a notification, a subject's notify or a `property` registry's set; a set on an \
             `observable` registry is not: its onChanges are told only that the value is about to change, and \
-            what they do with that is their own state.
+            what they do with that is their own state. Live, a handler's action is seen when it is noted: \
+            `harness.noteAction(.increment("cart.count"))`, which app code calls through a closure the test gives it.
             """,
         fix: "Deliver the command to one receiver: a delegate, a closure, or a direct call from the sender's owner; "
             + "keep notifications for facts any number of observers may react to.",

@@ -7,7 +7,7 @@ struct DelegateOverwrittenRule: Rule {
             A delegate slot holds one object. When a second object assigns itself while the first is still alive \
             and still expects callbacks (two screens sharing one location manager or one scroll view), the first \
             stops hearing anything and nothing says so. Replacing a delegate that was cleared to nil, or that has \
-            deallocated, is fine.
+            deallocated, is fine. Live, the delegate is a `DelegateSlot`'s.
             """,
         fix: "Clear the delegate (set it to nil) when its object is done before another takes over, give each "
             + "client its own delegating object, or use an observer list if several objects need the callbacks.",

@@ -12,7 +12,9 @@ struct ExplorationLimitRule: Rule {
             each one unit) and nest handlers 256 deep across channels; an \
             exploration tries at most 5,000 replays and 2,000,000 units of work in all, and samples the orders \
             of a post or a concurrent step with more than 720. Past a bound the harness stops and says so: the \
-            findings cover what ran, not what was cut.
+            findings cover what ran, not what was cut. Live, the order check (`checkOrderIndependence`, \
+            `assertOrderIndependent`) runs its body at most 1,000 times: what that left untried is the check's \
+            `unexplored`, naming the post; `assertOrderIndependent` passes on the orders it tried.
             """,
         fix: "Split the scenario into smaller ones that each exercise one wiring, or give fewer receivers and "
             + "posts; a chain of handlers nested hundreds deep is usually a loop that should end.",

@@ -7,7 +7,8 @@ struct MessageDroppedRule: Rule {
         explanation: """
             `messages(of:for:bufferSize:)` keeps at most bufferSize messages (10 by default) for a loop that is \
             busy. When more arrive, Foundation drops the oldest, silently: the loop skips states it was written \
-            to handle (a count that jumps, an item never shown), and only under load, so tests rarely see it.
+            to handle (a count that jumps, an item never shown), and only under load, so tests rarely see it. \
+            Live, `await harness.settle()` before the burst, so that the loop listens, and before analysing.
             """,
         fix: "Keep the loop body short (hand slow work to another task), raise bufferSize to the largest burst "
             + "the poster makes, or use addObserver(of:for:using:) when every message matters.",

@@ -12,7 +12,7 @@ struct ObservationNotRearmedRule: Rule {
             every change made in between, silently: the screen shows a stale value. Inside `onChange` the \
             tracked property still has its old value, and `onChange` runs on whatever thread made the change. \
             The harness watches the same values through its own tracking, so it sees the changes no \
-            registration was armed for.
+            registration was armed for. Live, observe with `Observers.withObservationTracking`.
             """,
         fix: "Re-arm synchronously at the start of onChange (call the function that sets up the tracking "
             + "again, and read the new value there), or iterate `Observations`, which re-arms by itself.",

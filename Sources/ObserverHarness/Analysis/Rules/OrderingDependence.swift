@@ -13,7 +13,9 @@ struct OrderingDependenceRule: Rule {
             final shared state key by key (a key set to null is the same as one never set), every value read, \
             and the lifetime findings, by rule and the objects each names (one reported in one order and not in \
             the other is a difference). The onChanges of one change to an `observable` registry are explored \
-            too: Swift promises them no order.
+            too: Swift promises them no order. Live, one run shows one order: `assertOrderIndependent` (or \
+            `checkOrderIndependence`) runs the test's body again under the orders that could change its result, \
+            the body giving the app the registries it makes with the order it is handed.
             """,
         fix: "Make each receiver independent of the others (no shared state written by one and read by another "
             + "during one post), or make the order explicit: one receiver that calls the others in sequence.",

@@ -13,7 +13,10 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             by experiment: the harness detaches the released object's own block registrations one at a time and \
             reports the one whose detaching frees it. `withObservationTracking` is the same: the model's \
             registrar keeps an onChange that has not fired, and what it captures, so an observer captured \
-            strongly lives until the value changes (or the model goes). Live tests also name the chain of strong \
+            strongly lives until the value changes (or the model goes). Live, a released observer a strong \
+            registration still holds is reported whether or not something else holds it too (the harness cannot \
+            tell another holder from the test's own reference), so a scenario's `retain` by another object has \
+            no live counterpart. Live tests also name the chain of strong \
             references that keeps the object alive, read from memory from a registration, a tracked object or the \
             object itself (a cycle), each link a stored property, an element or a closure (weak and unowned links \
             are never named); a chain from a registration is a finding even when the registration holds something \
@@ -98,13 +101,18 @@ struct RegistrationKeepsObserverAliveRule: Rule {
             guard registration.hold == .strong,
                 registration.removeSequence == nil
             else { continue }
-            // A strong delegate slot holds only while its owner is alive.
-            if registration.isDelegate, trace.lifetimes[Int(registration.sender)].deallocSequence != nil { continue }
             // Only an observer released and still alive is reported: the others'
             // registrations are not kept (two million adds of a live observer
             // would be two million records).
             let lifetime = trace.lifetimes[Int(registration.observer)]
-            guard lifetime.releaseSequence != nil, lifetime.deallocSequence == nil else { continue }
+            guard let released = lifetime.releaseSequence, lifetime.deallocSequence == nil else { continue }
+            // A strong delegate slot holds only while its owner is alive: an
+            // owner gone before the release held nothing past it.
+            if registration.isDelegate, let ownerGone = trace.lifetimes[Int(registration.sender)].deallocSequence,
+                ownerGone < released
+            {
+                continue
+            }
             holdersByObserver[registration.observer, default: []].append(registration)
         }
         let trackings = unfiredStrongTrackings(trace)
