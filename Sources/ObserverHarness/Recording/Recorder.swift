@@ -73,8 +73,9 @@ final class Recorder: @unchecked Sendable {
         // entry (a new allocation and a rehash or copy at every doubling).
         strings.reserveCapacity(16)
         objects.reserveCapacity(16)
-        liveObjects.reserveCapacity(16)
-        objectIDs.reserveCapacity(16)
+        // Made anew, not `reserveCapacity`: the standard library's is an unspecialised generic call.
+        liveObjects = Dictionary(minimumCapacity: 16)
+        objectIDs = Dictionary(minimumCapacity: 16)
         sites.reserveCapacity(16)
         siteLocations.reserveCapacity(16)
     }
@@ -374,7 +375,9 @@ final class Recorder: @unchecked Sendable {
             id = UInt32(sites.count - 1)
         }
         if index >= siteIDsByNumber.count {
-            siteIDsByNumber += repeatElement(0, count: index + 1 - siteIDsByNumber.count)
+            // An array, not `repeatElement`: a debug build (what `swift test` makes)
+            // copies a `Repeated` element by element through generic code.
+            siteIDsByNumber += [UInt32](repeating: 0, count: index + 1 - siteIDsByNumber.count)
         }
         siteIDsByNumber[index] = id
         return id
@@ -689,6 +692,14 @@ final class Recorder: @unchecked Sendable {
     /// The objects tracked as registration tokens.
     var registrationTokenIDs: Set<UInt32> { lock.withLock { registrationTokens } }
 
+    /// Whether any registration token is still alive.
+    var hasLiveRegistrationToken: Bool {
+        lock.withLock {
+            for id in registrationTokens where liveObjects[id]?.object != nil { return true }
+            return false
+        }
+    }
+
     /// Records, once per token, that `holder` keeps the registration token
     /// `token` (a `retain` event): the owner of a block registration.
     func recordTokenOwner(_ holder: UInt32, of token: UInt32) {
@@ -853,7 +864,7 @@ private struct ObjectBits {
     /// Sets the bit; false when it was set already.
     mutating func insert(_ id: UInt32) -> Bool {
         let word = Int(id >> 6)
-        if word >= words.count { words += repeatElement(0, count: word + 1 - words.count) }
+        if word >= words.count { words += [UInt64](repeating: 0, count: word + 1 - words.count) }
         let bit: UInt64 = 1 << (UInt64(id) & 63)
         defer { words[word] |= bit }
         return words[word] & bit == 0

@@ -15,7 +15,10 @@ struct StringTable: Sendable {
 
     mutating func reserveCapacity(_ count: Int) {
         strings.reserveCapacity(count)
-        ids.reserveCapacity(count)
+        // Made anew, not `reserveCapacity`: the standard library's is an unspecialised generic call.
+        var ids = [String: UInt32](minimumCapacity: count)
+        for (string, id) in self.ids { ids[string] = id }
+        self.ids = ids
     }
 
     subscript(id: UInt32) -> String { strings[Int(id)] }

@@ -137,8 +137,9 @@ struct DuplicateRegistrationRule: Rule {
             let observer = Int(registrant)
             let site = registrant == registration.observer ? 0 : registration.site
             if observer >= newest.count {
-                newest += repeatElement(-1, count: observer + 1 - newest.count)
-                isChained += repeatElement(false, count: newest.count - isChained.count)
+                // Arrays, not `repeatElement`: a debug build copies a `Repeated` element by element.
+                newest += [Int32](repeating: -1, count: observer + 1 - newest.count)
+                isChained += [Bool](repeating: false, count: newest.count - isChained.count)
             }
             let now = UInt32(registration.addSequence)
             let removed = registration.removeSequence.map { UInt32($0) } ?? .max

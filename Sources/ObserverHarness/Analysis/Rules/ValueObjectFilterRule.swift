@@ -53,6 +53,9 @@ struct ValueObjectFilterRule: Rule {
                 """)
         ])
 
+    /// A value's box given as `object:`.
+    let firesOnlyWithFlagged: FlaggedKinds? = FlaggedKinds(kinds: EventKinds(.track), flags: .boxedValue)
+
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var reported = Set<Key>()
         for registration in trace.registrationsInOrder where !registration.isDelegate {
