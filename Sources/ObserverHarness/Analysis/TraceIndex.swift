@@ -321,7 +321,7 @@ struct TraceIndex {
                     PostState(
                         sequence: UInt32(sequence), channelKey: Int32(channels.number(event.registry, event.channel))))
             case .deliver, .deliverSkipped, .deliverToDead:
-                if event.cause != Event.none, let index = postIndex(ofSequence: Int(event.cause)) {
+                if event.cause != Event.none, let index = Self.postIndex(ofSequence: Int(event.cause), in: postStates) {
                     postStates[index].deliveries.append(sequence)
                 } else if event.kind == .deliverSkipped {
                     queueGoneSkips.append(sequence)
@@ -477,15 +477,20 @@ struct TraceIndex {
     /// The index in ``posts`` of the post, property set or delegate call at
     /// `sequence`. Deliveries usually answer the latest post, so that is tried
     /// before a binary search (posts are in sequence order).
-    func postIndex(ofSequence sequence: Int) -> Int? {
-        guard let last = postStates.last else { return nil }
-        if Int(last.sequence) == sequence { return postStates.count - 1 }
-        var low = 0, high = postStates.count
+    func postIndex(ofSequence sequence: Int) -> Int? { Self.postIndex(ofSequence: sequence, in: postStates) }
+
+    /// Static, and by count rather than `last`: a debug build copies the
+    /// whole index for a method call on it, and runs `last` unspecialised.
+    private static func postIndex(ofSequence sequence: Int, in postStates: [PostState]) -> Int? {
+        let count = postStates.count
+        guard count > 0 else { return nil }
+        if Int(postStates[count - 1].sequence) == sequence { return count - 1 }
+        var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2
             if Int(postStates[mid].sequence) < sequence { low = mid + 1 } else { high = mid }
         }
-        return low < postStates.count && Int(postStates[low].sequence) == sequence ? low : nil
+        return low < count && Int(postStates[low].sequence) == sequence ? low : nil
     }
 
     /// The top-level scenario step an event belongs to (nil outside replays).

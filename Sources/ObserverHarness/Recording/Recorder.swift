@@ -8,7 +8,7 @@ final class Recorder: @unchecked Sendable {
     private let storage = EventStorage()
     // Everything below is guarded by `lock`, which already orders every
     // access: the runtime's exclusivity checks on the hot paths buy nothing.
-    @exclusivity(unchecked) private var strings = StringTable()
+    @exclusivity(unchecked) private var strings = StringTable(capacity: 16)
     @exclusivity(unchecked) private var objects: [ObjectInfo] = [ObjectInfo(typeName: "", label: nil)]
     /// Weak references to the app objects not yet known to be gone. A dead
     /// object's entry is dropped, which also frees the weak reference's side
@@ -71,7 +71,6 @@ final class Recorder: @unchecked Sendable {
         // A test's recording names a handful of objects, strings and sites:
         // room for them up front, instead of each table growing from one
         // entry (a new allocation and a rehash or copy at every doubling).
-        strings.reserveCapacity(16)
         objects.reserveCapacity(16)
         // Made anew, not `reserveCapacity`: the standard library's is an unspecialised generic call.
         liveObjects = Dictionary(minimumCapacity: 16)
@@ -377,7 +376,8 @@ final class Recorder: @unchecked Sendable {
         if index >= siteIDsByNumber.count {
             // An array, not `repeatElement`: a debug build (what `swift test` makes)
             // copies a `Repeated` element by element through generic code.
-            siteIDsByNumber += [UInt32](repeating: 0, count: index + 1 - siteIDsByNumber.count)
+            // With room for the sites numbered next: a test's own are numbered together.
+            siteIDsByNumber += [UInt32](repeating: 0, count: index + 16 - siteIDsByNumber.count)
         }
         siteIDsByNumber[index] = id
         return id
