@@ -157,8 +157,10 @@ struct MutationDuringNotifyRule: Rule {
         while change < mutations.endIndex {
             let sequence = mutations[change]
             if events[sequence].cause != Event.none { return true }
-            while post < posts.endIndex, posts[post].sequence < sequence {
-                let deliveries = posts[post].deliveries
+            while post < posts.endIndex {
+                let record = posts[post]
+                guard record.sequence < sequence else { break }
+                let deliveries = record.deliveries
                 if deliveries.count > 0 { loopsEnd = Swift.max(loopsEnd, deliveries[deliveries.count - 1]) }
                 post += 1
             }
