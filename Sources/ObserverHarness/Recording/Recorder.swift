@@ -679,7 +679,15 @@ final class Recorder: @unchecked Sendable {
     /// Release the result outside any registry call: a deinit may run then.
     func liveObjectsNow() -> [(id: UInt32, object: AnyObject)] {
         lock.withLock {
-            liveObjects.compactMap { id, reference in reference.object.map { (id, $0) } }.sorted { $0.id < $1.id }
+            // The ids ordered before the pairs are made: a debug build sorts
+            // pairs by a closure through unspecialised generic code.
+            var ids: [UInt32] = []
+            for (id, reference) in liveObjects where reference.object != nil { ids.append(id) }
+            var alive: [(id: UInt32, object: AnyObject)] = []
+            for id in inIDOrder(ids) {
+                if let object = liveObjects[id]?.object { alive.append((id, object)) }
+            }
+            return alive
         }
     }
 
