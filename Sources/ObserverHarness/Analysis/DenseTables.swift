@@ -22,6 +22,12 @@ struct DenseIndex {
         return sparse.isEmpty ? nil : sparse[id].map(Int.init)
     }
 
+    /// Room in the flat table for ids up to `count`: one allocation where a
+    /// live recorder's ids (1, 2, 3, …) would grow it id by id.
+    mutating func reserve(ids count: Int) {
+        if flat.isEmpty { flat = [Int32](repeating: -1, count: count + 1) }
+    }
+
     /// Records the position of an id not seen before.
     mutating func insert(_ position: Int, for id: UInt32) {
         let index = Int(id)
@@ -36,7 +42,9 @@ struct DenseIndex {
             inOrder = 0
         }
         if index >= flat.count && index < 2 * count + 1024 {
-            flat.append(contentsOf: repeatElement(-1, count: index + 1 - flat.count))
+            // An array, not `repeatElement`: a debug build (what `swift test`
+            // makes) copies a `Repeated` element by element through generic code.
+            flat += [Int32](repeating: -1, count: index + 1 - flat.count)
         }
         if index < flat.count { flat[index] = Int32(position) } else { sparse[id] = Int32(position) }
         count += 1
@@ -108,6 +116,21 @@ struct DeliveryList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable
 
     var startIndex: Int { 0 }
     var endIndex: Int { count }
+    func index(after i: Int) -> Int { i + 1 }
+    func index(before i: Int) -> Int { i - 1 }
+    func makeIterator() -> Iterator { Iterator(list: self) }
+
+    /// See ``TraceIndex/RegistrationsInOrder/Iterator``.
+    struct Iterator: IteratorProtocol {
+        let list: DeliveryList
+        var position = 0
+
+        mutating func next() -> Int? {
+            guard position < list.count else { return nil }
+            position += 1
+            return list[position - 1]
+        }
+    }
 
     subscript(position: Int) -> Int {
         precondition(position >= 0 && position < count, "delivery index out of range")
@@ -140,7 +163,22 @@ struct SequenceList: RandomAccessCollection, Sendable {
 
     var startIndex: Int { 0 }
     var endIndex: Int { stored.count }
+    func index(after i: Int) -> Int { i + 1 }
+    func index(before i: Int) -> Int { i - 1 }
     subscript(position: Int) -> Int { Int(stored[position]) }
+    func makeIterator() -> Iterator { Iterator(list: self) }
+
+    /// See ``TraceIndex/RegistrationsInOrder/Iterator``.
+    struct Iterator: IteratorProtocol {
+        let list: SequenceList
+        var position = 0
+
+        mutating func next() -> Int? {
+            guard position < list.endIndex else { return nil }
+            position += 1
+            return list[position - 1]
+        }
+    }
 
     mutating func append(_ sequence: Int) { stored.append(UInt32(sequence)) }
     mutating func reserveCapacity(_ capacity: Int) { stored.reserveCapacity(capacity) }

@@ -82,6 +82,9 @@ protocol Rule: Sendable {
     /// them occurs (most of a small test's rules), the analysis skips it
     /// rather than build its tables. Empty: it always runs.
     var firesOnlyWith: EventKinds { get }
+    /// Narrower: kinds of event of which one must carry one of these flags
+    /// for the rule to fire (a flag's bit means something per kind). Nil: no such need.
+    var firesOnlyWithFlagged: FlaggedKinds? { get }
     func check(_ trace: TraceIndex, into findings: inout RuleFindings)
     /// Judges two explored replays whose outcomes differ (most rules need only one trace).
     func check(_ divergence: Divergence, into findings: inout [Finding])
@@ -91,6 +94,8 @@ extension Rule {
     func check(_ divergence: Divergence, into findings: inout [Finding]) {}
 
     var firesOnlyWith: EventKinds { EventKinds() }
+
+    var firesOnlyWithFlagged: FlaggedKinds? { nil }
 
     /// Every finding of this rule in `trace`, as found: repeats not folded.
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
@@ -143,6 +148,9 @@ public enum RuleCatalog {
         WildcardMissesFoundationPostsRule(),
     ]
 
+    /// What each rule needs to fire, in catalogue order.
+    static let needs = rules.map(RuleNeeds.init)
+
     /// Every rule's descriptor, in catalogue order.
     public static var all: [RuleDescriptor] { rules.map(\.descriptor) }
 
@@ -154,7 +162,7 @@ public enum RuleCatalog {
 
 /// A set of event kinds, one bit each.
 struct EventKinds: Sendable, Equatable {
-    private var bits: UInt64 = 0
+    fileprivate private(set) var bits: UInt64 = 0
 
     init(_ kinds: EventKind...) {
         for kind in kinds { insert(kind) }
@@ -167,4 +175,49 @@ struct EventKinds: Sendable, Equatable {
     func contains(_ kind: EventKind) -> Bool { bits & (1 << kind.rawValue) != 0 }
 
     func intersects(_ other: EventKinds) -> Bool { bits & other.bits != 0 }
+}
+
+/// Kinds of event carrying one of some flags.
+struct FlaggedKinds: Sendable {
+    let kinds: EventKinds
+    let flags: EventFlags
+}
+
+/// What occurs in a recording, as far as deciding which rules can fire:
+/// each kind of event, and the flags its events carried.
+struct EventsPresent {
+    private(set) var kinds = EventKinds()
+    /// Per kind (by raw value), every flag its events carried.
+    private var flagsByKind = [UInt8](repeating: 0, count: EventKind.allCases.count)
+
+    mutating func insert(_ kind: EventKind, flags: UInt8) {
+        kinds.insert(kind)
+        flagsByKind[Int(kind.rawValue)] |= flags
+    }
+
+    /// Whether `rule` can fire on what occurs: it is skipped otherwise.
+    func admits(_ rule: any Rule) -> Bool { admits(RuleNeeds(rule)) }
+
+    func admits(_ needs: RuleNeeds) -> Bool {
+        guard needs.kinds.isEmpty || needs.kinds.intersects(kinds) else { return false }
+        guard let flagged = needs.flagged else { return true }
+        var bits = flagged.kinds.bits  // each kind named, lowest first
+        while bits != 0 {
+            if flagsByKind[bits.trailingZeroBitCount] & flagged.flags.rawValue != 0 { return true }
+            bits &= bits - 1
+        }
+        return false
+    }
+}
+
+/// What a rule needs to occur to fire, read once per rule for the whole
+/// process (a debug build pays a witness call for each read of a rule's).
+struct RuleNeeds: Sendable {
+    let kinds: EventKinds
+    let flagged: FlaggedKinds?
+
+    init(_ rule: any Rule) {
+        kinds = rule.firesOnlyWith
+        flagged = rule.firesOnlyWithFlagged
+    }
 }

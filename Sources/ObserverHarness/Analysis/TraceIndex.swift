@@ -126,6 +126,8 @@ struct TraceIndex {
 
         var startIndex: Int { 0 }
         var endIndex: Int { states.count }
+        func index(after i: Int) -> Int { i + 1 }
+        func index(before i: Int) -> Int { i - 1 }
         subscript(position: Int) -> PostRecord {
             let state = states[position]
             return PostRecord(state, event: events[Int(state.sequence)])
@@ -138,6 +140,20 @@ struct TraceIndex {
         func lastDelivery(at position: Int) -> Int? {
             let count = states[position].deliveries.count
             return count > 0 ? states[position].deliveries[count - 1] : nil
+        }
+
+        func makeIterator() -> Iterator { Iterator(records: self) }
+
+        /// See ``RegistrationsInOrder/Iterator``.
+        struct Iterator: IteratorProtocol {
+            let records: Posts
+            var position = 0
+
+            mutating func next() -> PostRecord? {
+                guard position < records.endIndex else { return nil }
+                position += 1
+                return records[position - 1]
+            }
         }
     }
 
@@ -168,8 +184,10 @@ struct TraceIndex {
     }
 
     let recording: Recording
-    /// Which kinds of event occur: a rule none of whose kinds occur is skipped.
-    private(set) var kindsPresent = EventKinds()
+    /// Which kinds of event occur, and with which flags: a rule that needs
+    /// none of them is skipped.
+    private(set) var present = EventsPresent()
+    var kindsPresent: EventKinds { present.kinds }
     /// One record per registration id, in the order of first addition. Rules
     /// walk ``registrationsInOrder``; a dictionary here cost a hash and a copy
     /// per registration in every rule, the bulk of analysis time.
@@ -335,7 +353,7 @@ struct TraceIndex {
                 }
                 postStates.append(PostState(sequence: UInt32(sequence), channelKey: Int32(key)))
             case .deliver, .deliverSkipped, .deliverToDead:
-                if event.cause != Event.none, let index = postIndex(ofSequence: Int(event.cause)) {
+                if event.cause != Event.none, let index = Self.postIndex(ofSequence: Int(event.cause), in: postStates) {
                     postStates[index].deliveries.append(sequence)
                     if event.kind == .deliver && event.flags.contains(.offIsolation) {
                         offIsolationDeliveries.append((index, sequence))
@@ -383,7 +401,7 @@ struct TraceIndex {
 
     private mutating func markChannel(_ key: Int, _ side: UInt8) {
         // Pairs numbered without a side (delegates, property sets) have no byte yet.
-        if key >= channelSides.count { channelSides += repeatElement(0, count: key + 1 - channelSides.count) }
+        if key >= channelSides.count { channelSides += [UInt8](repeating: 0, count: key + 1 - channelSides.count) }
         channelSides[key] |= side
     }
 
@@ -402,21 +420,38 @@ struct TraceIndex {
 
     /// Sizes each list once from a count of event kinds: at 10^7 events,
     /// growing by doubling copies every list and touches ~1.5x its pages.
+    /// Notes which kinds occur, and the flags each carried, on the way.
     private mutating func reserveCapacities(_ events: EventLog) {
-        var counts = [Int](repeating: 0, count: EventKind.allCases.count)
-        counts.withUnsafeMutableBufferPointer { counts in
-            // By index: a debug build (what `swift test` makes) walks a
-            // collection through unspecialised generic code, many times slower.
-            for index in 0..<events.endIndex { counts[Int(events[index].kind.rawValue)] &+= 1 }
+        var counting = [Int](repeating: 0, count: EventKind.allCases.count)
+        var flags = [UInt8](repeating: 0, count: counting.count)
+        counting.withUnsafeMutableBufferPointer { counts in
+            flags.withUnsafeMutableBufferPointer { flags in
+                // By index, in `while` loops: a debug build (what `swift test`
+                // makes) walks a collection, or a range, through unspecialised
+                // generic code, many times slower.
+                var index = 0
+                while index < events.endIndex {
+                    let event = events[index]
+                    counts[Int(event.kind.rawValue)] &+= 1
+                    flags[Int(event.kind.rawValue)] |= event.flags.rawValue
+                    index += 1
+                }
+            }
         }
-        func count(_ kinds: EventKind...) -> Int { kinds.reduce(0) { $0 + counts[Int($1.rawValue)] } }
-        for kind in EventKind.allCases where counts[Int(kind.rawValue)] > 0 { kindsPresent.insert(kind) }
-        registrationStates.reserveCapacity(count(.add, .delegateSet))
-        postStates.reserveCapacity(count(.post, .propertySet, .delegateCall))
+        let counts = counting
+        var kind = 0
+        while kind < counts.count {
+            if counts[kind] > 0 { present.insert(EventKind(rawValue: UInt8(kind))!, flags: flags[kind]) }
+            kind += 1
+        }
+        func count(_ kind: EventKind) -> Int { counts[Int(kind.rawValue)] }
+        registrationStates.reserveCapacity(count(.add) + count(.delegateSet))
+        registrationSlots.reserve(ids: count(.add) + count(.delegateSet))
+        postStates.reserveCapacity(count(.post) + count(.propertySet) + count(.delegateCall))
         removals.reserveCapacity(count(.remove))
-        mutations.reserveCapacity(count(.add, .remove))
+        mutations.reserveCapacity(count(.add) + count(.remove))
         delegateSets.reserveCapacity(count(.delegateSet))
-        effects.reserveCapacity(count(.increment, .stateSet, .append, .read))
+        effects.reserveCapacity(count(.increment) + count(.stateSet) + count(.append) + count(.read))
         invocations.reserveCapacity(count(.invoke))
         retains.reserveCapacity(count(.retain))
     }
@@ -463,9 +498,16 @@ struct TraceIndex {
         fileprivate let deadDeliveriesBySlot: [Int: SequenceList]
 
         var startIndex: Int { 0 }
-        var endIndex: Int { slots?.count ?? states.count }
+        var endIndex: Int {
+            if let slots { return slots.count }
+            return states.count
+        }
+        func index(after i: Int) -> Int { i + 1 }
+        func index(before i: Int) -> Int { i - 1 }
         subscript(position: Int) -> RegistrationRecord {
-            record(slot: slots.map { Int($0[position]) } ?? position)
+            // `if let`, not `map` and `??`: generic calls in a debug build, per record read.
+            if let slots { return record(slot: Int(slots[position])) }
+            return record(slot: position)
         }
 
         fileprivate func record(slot: Int) -> RegistrationRecord {
@@ -473,6 +515,20 @@ struct TraceIndex {
             return RegistrationRecord(
                 state, event: events[Int(state.addSequence)],
                 hasDeadDeliveries: !deadDeliveriesBySlot.isEmpty && deadDeliveriesBySlot[slot] != nil)
+        }
+        func makeIterator() -> Iterator { Iterator(records: self) }
+
+        /// `for … in` without the standard library's generic `IndexingIterator`, which a debug build
+        /// runs unspecialised (type metadata looked up per step): rules walk these lists most.
+        struct Iterator: IteratorProtocol {
+            let records: RegistrationsInOrder
+            var position = 0
+
+            mutating func next() -> RegistrationRecord? {
+                guard position < records.endIndex else { return nil }
+                position += 1
+                return records[position - 1]
+            }
         }
     }
 
@@ -487,15 +543,20 @@ struct TraceIndex {
     /// The index in ``posts`` of the post, property set or delegate call at
     /// `sequence`. Deliveries usually answer the latest post, so that is tried
     /// before a binary search (posts are in sequence order).
-    func postIndex(ofSequence sequence: Int) -> Int? {
-        guard let last = postStates.last else { return nil }
-        if Int(last.sequence) == sequence { return postStates.count - 1 }
-        var low = 0, high = postStates.count
+    func postIndex(ofSequence sequence: Int) -> Int? { Self.postIndex(ofSequence: sequence, in: postStates) }
+
+    /// Static, and by count rather than `last`: a debug build copies the
+    /// whole index for a method call on it, and runs `last` unspecialised.
+    private static func postIndex(ofSequence sequence: Int, in postStates: [PostState]) -> Int? {
+        let count = postStates.count
+        guard count > 0 else { return nil }
+        if Int(postStates[count - 1].sequence) == sequence { return count - 1 }
+        var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2
             if Int(postStates[mid].sequence) < sequence { low = mid + 1 } else { high = mid }
         }
-        return low < postStates.count && Int(postStates[low].sequence) == sequence ? low : nil
+        return low < count && Int(postStates[low].sequence) == sequence ? low : nil
     }
 
     /// The top-level scenario step an event belongs to (nil outside replays).

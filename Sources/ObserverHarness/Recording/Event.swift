@@ -178,6 +178,11 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// (what `swift test` runs) makes through generic `SetAlgebra` calls.
     static var none: EventFlags { EventFlags(rawValue: 0) }
 
+    /// Whether every flag of `member` is set. Declared here, not left to
+    /// `OptionSet`, whose version a debug build runs through unspecialised
+    /// generic code: the index and the rules ask it of most events they read.
+    func contains(_ member: EventFlags) -> Bool { rawValue & member.rawValue == member.rawValue }
+
     /// `add`/`delegateSet`: the registration holds its observer weakly.
     static let weak = EventFlags(rawValue: 1 << 0)
     /// `add`/`delegateSet`: the registration holds its observer unowned.

@@ -69,33 +69,53 @@ final class ChunkPool: @unchecked Sendable {
 /// Unchecked: it reads chunk memory without the lock, which is sound because
 /// events below `count` are never written again and `storage` is kept alive.
 struct EventLog: RandomAccessCollection, @unchecked Sendable {
-    private let storage: EventStorage?
-    private let chunks: [UnsafeMutablePointer<Event>]
-    private let loaded: [Event]
+    /// Where the events are: one reference, as a debug build (what `swift
+    /// test` makes) copies the whole log, retaining each reference in it, on
+    /// every read of an event.
+    private let source: Source
+    /// The first chunk, and how many events it holds here: a test's whole
+    /// recording, read through a plain pointer.
+    private let firstChunk: UnsafeMutablePointer<Event>?
+    private let firstChunkCount: Int
     let count: Int
 
+    private final class Source {
+        let storage: EventStorage?
+        let chunks: [UnsafeMutablePointer<Event>]
+        let loaded: [Event]
+
+        init(storage: EventStorage?, chunks: [UnsafeMutablePointer<Event>], loaded: [Event]) {
+            self.storage = storage
+            self.chunks = chunks
+            self.loaded = loaded
+        }
+    }
+
     init(storage: EventStorage, count: Int) {
-        self.storage = storage
-        self.chunks = storage.chunks
-        self.loaded = []
+        source = Source(storage: storage, chunks: storage.chunks, loaded: [])
         self.count = count
+        firstChunk = storage.chunks.first
+        firstChunkCount = Swift.min(count, EventStorage.chunkSize)
     }
 
     /// Events that did not come from a live recorder (a trace file, a test).
     init(_ events: [Event]) {
-        self.storage = nil
-        self.chunks = []
-        self.loaded = events
+        source = Source(storage: nil, chunks: [], loaded: events)
         self.count = events.count
+        firstChunk = nil
+        firstChunkCount = 0
     }
 
     var startIndex: Int { 0 }
     var endIndex: Int { count }
+    func index(after i: Int) -> Int { i + 1 }
+    func index(before i: Int) -> Int { i - 1 }
 
     @inline(__always)
     subscript(index: Int) -> Event {
         precondition(index >= 0 && index < count, "event index out of range")
-        if storage == nil { return loaded[index] }
-        return chunks[index >> EventStorage.chunkShift][index & EventStorage.chunkMask]
+        if index < firstChunkCount, let firstChunk { return firstChunk[index] }
+        if source.storage == nil { return source.loaded[index] }
+        return source.chunks[index >> EventStorage.chunkShift][index & EventStorage.chunkMask]
     }
 }

@@ -8,7 +8,7 @@ final class Recorder: @unchecked Sendable {
     private let storage = EventStorage()
     // Everything below is guarded by `lock`, which already orders every
     // access: the runtime's exclusivity checks on the hot paths buy nothing.
-    @exclusivity(unchecked) private var strings = StringTable()
+    @exclusivity(unchecked) private var strings = StringTable(capacity: 16)
     @exclusivity(unchecked) private var objects: [ObjectInfo] = [ObjectInfo(typeName: "", label: nil)]
     /// Weak references to the app objects not yet known to be gone. A dead
     /// object's entry is dropped, which also frees the weak reference's side
@@ -71,10 +71,10 @@ final class Recorder: @unchecked Sendable {
         // A test's recording names a handful of objects, strings and sites:
         // room for them up front, instead of each table growing from one
         // entry (a new allocation and a rehash or copy at every doubling).
-        strings.reserveCapacity(16)
         objects.reserveCapacity(16)
-        liveObjects.reserveCapacity(16)
-        objectIDs.reserveCapacity(16)
+        // Made anew, not `reserveCapacity`: the standard library's is an unspecialised generic call.
+        liveObjects = Dictionary(minimumCapacity: 16)
+        objectIDs = Dictionary(minimumCapacity: 16)
         sites.reserveCapacity(16)
         siteLocations.reserveCapacity(16)
     }
@@ -267,7 +267,7 @@ final class Recorder: @unchecked Sendable {
             }
         }
         // In id order: the recording must not depend on hash order.
-        for id in gone.sorted() {
+        for id in inIDOrder(gone) {
             watchedSenders[id] = nil
             appendDeallocLocked(id, flags: .detectedLate)
         }
@@ -374,7 +374,10 @@ final class Recorder: @unchecked Sendable {
             id = UInt32(sites.count - 1)
         }
         if index >= siteIDsByNumber.count {
-            siteIDsByNumber += repeatElement(0, count: index + 1 - siteIDsByNumber.count)
+            // An array, not `repeatElement`: a debug build (what `swift test` makes)
+            // copies a `Repeated` element by element through generic code.
+            // With room for the sites numbered next: a test's own are numbered together.
+            siteIDsByNumber += [UInt32](repeating: 0, count: index + 16 - siteIDsByNumber.count)
         }
         siteIDsByNumber[index] = id
         return id
@@ -456,7 +459,7 @@ final class Recorder: @unchecked Sendable {
         }
         guard !gone.isEmpty else { return [] }
         // In id order: the recording must not depend on hash order.
-        gone.sort()
+        gone = inIDOrder(gone)
         tokenHolders.noteGone(
             gone, at: storage.count, thread: ThreadContext.current.threadNumber, atTokenEnd: atTokenEnd)
         for id in gone { appendDeallocLocked(id, flags: .detectedLate) }
@@ -668,7 +671,7 @@ final class Recorder: @unchecked Sendable {
             var gone: [UInt32] = []
             for (id, reference) in liveObjects where reference.object == nil { gone.append(id) }
             // In id order: the recording must not depend on hash order.
-            for id in gone.sorted() { appendDeallocLocked(id, flags: .detectedLate) }
+            for id in inIDOrder(gone) { appendDeallocLocked(id, flags: .detectedLate) }
         }
     }
 
@@ -676,7 +679,15 @@ final class Recorder: @unchecked Sendable {
     /// Release the result outside any registry call: a deinit may run then.
     func liveObjectsNow() -> [(id: UInt32, object: AnyObject)] {
         lock.withLock {
-            liveObjects.compactMap { id, reference in reference.object.map { (id, $0) } }.sorted { $0.id < $1.id }
+            // The ids ordered before the pairs are made: a debug build sorts
+            // pairs by a closure through unspecialised generic code.
+            var ids: [UInt32] = []
+            for (id, reference) in liveObjects where reference.object != nil { ids.append(id) }
+            var alive: [(id: UInt32, object: AnyObject)] = []
+            for id in inIDOrder(ids) {
+                if let object = liveObjects[id]?.object { alive.append((id, object)) }
+            }
+            return alive
         }
     }
 
@@ -688,6 +699,14 @@ final class Recorder: @unchecked Sendable {
 
     /// The objects tracked as registration tokens.
     var registrationTokenIDs: Set<UInt32> { lock.withLock { registrationTokens } }
+
+    /// Whether any registration token is still alive.
+    var hasLiveRegistrationToken: Bool {
+        lock.withLock {
+            for id in registrationTokens where liveObjects[id]?.object != nil { return true }
+            return false
+        }
+    }
 
     /// Records, once per token, that `holder` keeps the registration token
     /// `token` (a `retain` event): the owner of a block registration.
@@ -841,6 +860,27 @@ package struct MemoryFootprint: Sendable {
     package var bytesPerEvent: Double { events == 0 ? 0 : Double(eventBytes + tableBytes) / Double(events) }
 }
 
+/// `ids` in increasing order: a handful (what a test's sweeps find) by
+/// insertion, as the standard library's sort is unspecialised generic calls
+/// in a debug build (what `swift test` makes).
+private func inIDOrder(_ ids: [UInt32]) -> [UInt32] {
+    guard ids.count > 1 else { return ids }
+    guard ids.count <= 16 else { return ids.sorted() }
+    var sorted = ids
+    var next = 1
+    while next < sorted.count {
+        let id = sorted[next]
+        var slot = next
+        while slot > 0, sorted[slot - 1] > id {
+            sorted[slot] = sorted[slot - 1]
+            slot -= 1
+        }
+        sorted[slot] = id
+        next += 1
+    }
+    return sorted
+}
+
 /// One bit per object id: whether its deallocation has been recorded.
 private struct ObjectBits {
     private var words: [UInt64] = []
@@ -853,7 +893,7 @@ private struct ObjectBits {
     /// Sets the bit; false when it was set already.
     mutating func insert(_ id: UInt32) -> Bool {
         let word = Int(id >> 6)
-        if word >= words.count { words += repeatElement(0, count: word + 1 - words.count) }
+        if word >= words.count { words += [UInt64](repeating: 0, count: word + 1 - words.count) }
         let bit: UInt64 = 1 << (UInt64(id) & 63)
         defer { words[word] |= bit }
         return words[word] & bit == 0

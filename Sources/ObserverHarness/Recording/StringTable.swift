@@ -1,7 +1,16 @@
 /// Interns strings so events carry 4-byte ids. Id 0 is the empty string.
 struct StringTable: Sendable {
-    private(set) var strings: [String] = [""]
-    private var ids: [String: UInt32] = ["": 0]
+    private(set) var strings: [String]
+    private var ids: [String: UInt32]
+
+    /// With room for `capacity` strings before a table grows.
+    init(capacity: Int = 0) {
+        strings = [""]
+        strings.reserveCapacity(capacity)
+        // Made with its room, not `reserveCapacity`: the standard library's is an unspecialised generic call.
+        ids = Dictionary(minimumCapacity: capacity)
+        ids[""] = 0
+    }
 
     mutating func intern(_ string: String) -> UInt32 {
         if let id = ids[string] { return id }
@@ -12,11 +21,6 @@ struct StringTable: Sendable {
     }
 
     func id(of string: String) -> UInt32? { ids[string] }
-
-    mutating func reserveCapacity(_ count: Int) {
-        strings.reserveCapacity(count)
-        ids.reserveCapacity(count)
-    }
 
     subscript(id: UInt32) -> String { strings[Int(id)] }
 }

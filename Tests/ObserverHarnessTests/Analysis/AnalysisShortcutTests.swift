@@ -4,8 +4,8 @@ import Testing
 @testable import ObserverHarness
 
 /// What the analysis skips to stay cheap gives the report it gave before:
-/// rules skipped when none of the kinds of event they read occurs, and a
-/// rule's repeats folded as they come.
+/// rules skipped when none of the kinds of event they read occurs (or none
+/// carries the flag they need), and a rule's repeats folded as they come.
 @Suite struct AnalysisShortcutTests {
     /// Every rule example and every bundled scenario. Parsed for each test that
     /// asks, not kept in a static: LeakSanitizer reports a parsed scenario held
@@ -35,12 +35,27 @@ import Testing
             let trace = try Replay(scenario, schedule: Schedule()).run().trace
             #expect(
                 Analyzer.findings(in: trace) == Analyzer.findings(in: trace, everyRule: true), "\(name)")
-            skipped +=
-                RuleCatalog.rules.filter {
-                    !$0.firesOnlyWith.isEmpty && !$0.firesOnlyWith.intersects(trace.kindsPresent)
-                }.count
+            skipped += RuleCatalog.rules.filter { !trace.present.admits($0) }.count
         }
         #expect(skipped > 0, "no scenario let a rule be skipped")
+    }
+
+    /// mutation-during-notify skips its walk when no add or remove ran
+    /// inside a delivery or its loop: the same findings as the walk.
+    @Test func mutationDuringNotifySkippingItsWalkChangesNoFinding() throws {
+        var skipped = 0
+        for (name, scenario) in Self.scenarios() {
+            let trace = try Replay(scenario, schedule: Schedule()).run().trace
+            var walking = MutationDuringNotifyRule()
+            walking.skipsWhenNothingNested = false
+            var found: [Finding] = []
+            var walked: [Finding] = []
+            MutationDuringNotifyRule().check(trace, into: &found)
+            walking.check(trace, into: &walked)
+            #expect(found == walked, "\(name)")
+            if !MutationDuringNotifyRule.someMutationRanInADelivery(trace) { skipped += 1 }
+        }
+        #expect(skipped > 0, "no scenario let the walk be skipped")
     }
 
     @Test func aRuleSkippedOnASmallTestStillFiresWhenItsEventOccurs() {
@@ -60,6 +75,21 @@ import Testing
         harness.noteReleased(screen!)
         screen = nil  // the list holds it strongly: still alive
         #expect(harness.analyze().findings.map(\.rule) == ["registration-keeps-observer-alive"])
+    }
+
+    @Test func aRuleSkippedForWantOfAFlagStillFiresWhenAnEventCarriesIt() {
+        let harness = Harness(name: "flags")
+        let center = harness.notificationCenter()
+        let token = center.addObserver(forName: Notification.Name("Tap"), object: nil, queue: nil) { _ in }
+        center.post(name: Notification.Name("Tap"), object: nil)
+        let quiet = TraceIndex(harness.recording())
+        #expect(quiet.kindsPresent.contains(.track), "tokens are tracked: the kind occurs")
+        #expect(!quiet.present.admits(ValueObjectFilterRule()))
+        #expect(!quiet.present.admits(DeliveryOffIsolationRule()))
+
+        center.post(name: Notification.Name("Tap"), object: 7)
+        center.removeObserver(token)
+        #expect(harness.analyze().findings.map(\.rule).contains("value-object-filter"))
     }
 
     /// More repeats than one fold holds (4 096): the report counts them all

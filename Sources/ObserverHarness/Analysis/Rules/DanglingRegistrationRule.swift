@@ -58,6 +58,9 @@ struct DanglingRegistrationRule: Rule {
                 """, registries: #"{ "store": { "kind": "subject", "hold": "weak" } }"#),
         ])
 
+    /// A death, or a block skipped because its queue was gone.
+    let firesOnlyWith = EventKinds(.dealloc, .deliverSkipped)
+
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         for registration in trace.registrationsInOrder {
             guard !registration.isDelegate,

@@ -108,6 +108,10 @@ struct DeliveryOffIsolationRule: Rule {
                 """),
         ])
 
+    /// A delivery, or an `onChange`, that ran off its isolation.
+    let firesOnlyWithFlagged: FlaggedKinds? = FlaggedKinds(
+        kinds: EventKinds(.deliver, .observationFire), flags: .offIsolation)
+
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var reported = Set<Key>()
         var work: HandlerWork?

@@ -61,6 +61,8 @@ struct DiscardedTokenRule: Rule {
                 """),
         ])
 
+    let firesOnlyWith = EventKinds(.tokenDropped)
+
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         for registration in trace.registrationsInOrder {
             if registration.typedMessage {

@@ -134,7 +134,10 @@ struct DuplicateRegistrationRule: Rule {
             guard !registration.isDelegate, registration.observer != 0 else { continue }
             let registrant = trace.registrant(registration)
             let observer = Int(registrant)
-            if observer >= newest.count { newest += repeatElement(-1, count: observer + 1 - newest.count) }
+            if observer >= newest.count {
+                // An array, not `repeatElement`: a debug build copies a `Repeated` element by element.
+                newest += [Int32](repeating: -1, count: observer + 1 - newest.count)
+            }
             let now = registration.addSequence
             // The earliest registration with the same key active now.
             var earliestActive: UInt32?

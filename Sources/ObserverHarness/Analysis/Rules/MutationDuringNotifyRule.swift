@@ -87,7 +87,15 @@ struct MutationDuringNotifyRule: Rule {
                 """, registries: #"{ "model": { "kind": "observable" } }"#),
         ])
 
+    /// False: walk every add and remove even when none ran inside a
+    /// delivery or its loop (the tests check that the shortcut changes nothing).
+    var skipsWhenNothingNested = true
+
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
+        if skipsWhenNothingNested, !Self.someMutationRanInADelivery(trace) {
+            checkObservationSelfWrites(trace, into: &findings)
+            return
+        }
         var loops = RunningDeliveryLoops(trace)
         var enclosing: [UInt64: Int] = [:]
         let mutations = trace.mutations
@@ -131,6 +139,35 @@ struct MutationDuringNotifyRule: Rule {
                     events: [post.sequence, delivery, sequence]))
         }
         checkObservationSelfWrites(trace, into: &findings)
+    }
+
+    /// Whether some add or remove has a cause (it ran inside a delivery, as
+    /// every change this rule reports does) or came between a post and its
+    /// last delivery (a delivery loop may have been running): in most tests
+    /// none did, and the walk with its tables is skipped. One pass over the
+    /// changes and the posts, both in sequence order.
+    static func someMutationRanInADelivery(_ trace: TraceIndex) -> Bool {
+        // Read once: in a debug build each read of the index's field copies the whole index.
+        let mutations = trace.mutations
+        let posts = trace.posts
+        let events = trace.events
+        var loopsEnd = -1  // the last delivery of the posts made so far
+        var post = 0
+        var change = 0
+        while change < mutations.endIndex {
+            let sequence = mutations[change]
+            if events[sequence].cause != Event.none { return true }
+            while post < posts.endIndex {
+                let record = posts[post]
+                guard record.sequence < sequence else { break }
+                let deliveries = record.deliveries
+                if deliveries.count > 0 { loopsEnd = Swift.max(loopsEnd, deliveries[deliveries.count - 1]) }
+                post += 1
+            }
+            if sequence < loopsEnd { return true }
+            change += 1
+        }
+        return false
     }
 
     /// Whether the change at `sequence` can alter who receives `post`, for a

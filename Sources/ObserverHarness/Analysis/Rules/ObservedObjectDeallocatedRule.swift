@@ -60,6 +60,8 @@ struct ObservedObjectDeallocatedRule: Rule {
                 """),
         ])
 
+    let firesOnlyWith = EventKinds(.dealloc)
+
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var flowEnds: [Int: Int] = [:]
         for registration in trace.registrationsInOrder {

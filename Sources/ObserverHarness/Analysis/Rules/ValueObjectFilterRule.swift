@@ -53,6 +53,9 @@ struct ValueObjectFilterRule: Rule {
                 """)
         ])
 
+    /// A value's box given as `object:`.
+    let firesOnlyWithFlagged: FlaggedKinds? = FlaggedKinds(kinds: EventKinds(.track), flags: .boxedValue)
+
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Only a boxed value's registration, post or removal is reported.
         guard trace.tracksBoxedValues else { return }
