@@ -121,7 +121,7 @@ func check(_ run: TwinRun) async throws {
 /// The same table one run at a time, through the trait: a twin's verdict
 /// does not depend on the others running beside it.
 @Suite(.serialized) struct SerializedRuleTwinTests {
-    static let runs = 5
+    static let runs = 50
 
     @Test(
         .observerHarness(failingAt: .note, allowing: twinSites),
