@@ -28,6 +28,8 @@ struct BenchOptions {
     var sections = Section.allCases
     /// `--store-sizes`: the store shape's subscriber counts, to measure one size by hand.
     var storeSizesGiven: [Int]?
+    /// `--observers`: the post section's observer counts, to profile one by hand.
+    var observerCountsGiven: [Int]?
 
     static let usage = """
         USAGE: harness-bench [--json] [--quick] [--only SECTION,...]
@@ -48,6 +50,9 @@ struct BenchOptions {
                     interface, store
           --store-sizes N,...
                     the store shape's subscriber counts (default 10,1000,3000,10000)
+          --observers N,...
+                    the post section's observer counts (default 1,10,100,1000); a
+                    target is judged only where its count is measured
           --write-trace N PATH [--shape SHAPE]
                     only write a trace of N events of the app mix to PATH (to measure
                     `harness-cli analyze PATH` by hand); with --shape, of one of the
@@ -78,6 +83,12 @@ struct BenchOptions {
                     throw UsageError(message: "--store-sizes takes positive subscriber counts, comma-separated")
                 }
                 storeSizesGiven = sizes
+            case "--observers":
+                let counts = (words.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+                guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else {
+                    throw UsageError(message: "--observers takes positive observer counts, comma-separated")
+                }
+                observerCountsGiven = counts
             case "--measure-memory":
                 guard let value = words.popFirst(), let events = Int(value), events > 0 else {
                     throw UsageError(message: "--measure-memory needs a positive event count")
@@ -117,7 +128,7 @@ struct BenchOptions {
 
     // MARK: Sizes
 
-    var observerCounts: [Int] { [1, 10, 100, 1000] }
+    var observerCounts: [Int] { observerCountsGiven ?? [1, 10, 100, 1000] }
     /// Deliveries per timed post run; posts = this / observers (at least `minimumPosts`).
     var deliveriesPerRun: Int { isQuick ? 20_000 : 400_000 }
     var minimumPosts: Int { isQuick ? 20 : 400 }

@@ -18,9 +18,11 @@ final class Leftovers: @unchecked Sendable {
 
     private let lock = Lock()
     // Guarded by `lock`. Centers are held strongly while they have registrations.
-    private var members: [ObjectIdentifier: Member] = [:]
-    private var byName: [String: [InstrumentedNotificationCenter]] = [:]
-    private var everyName: [InstrumentedNotificationCenter] = []
+    // Every post reads these: the lock already orders each access, so no
+    // runtime exclusivity checks.
+    @exclusivity(unchecked) private var members: [ObjectIdentifier: Member] = [:]
+    @exclusivity(unchecked) private var byName: [String: [InstrumentedNotificationCenter]] = [:]
+    @exclusivity(unchecked) private var everyName: [InstrumentedNotificationCenter] = []
     private var byObserver: [ObjectIdentifier: [InstrumentedNotificationCenter]] = [:]
 
     /// Keeps `center`'s registrations reachable, if it has any.

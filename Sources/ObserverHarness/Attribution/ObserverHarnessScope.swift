@@ -53,7 +53,9 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     /// Made in this order: how the router lists scopes, deterministically.
     let serial = HarnessRegistries.nextSerial()
     private let lock = Lock()
-    private var scopeCenter: InstrumentedNotificationCenter?  // guarded by `lock`; made on first use
+    // Guarded by `lock`, made on first use; read on every post, where the
+    // runtime's exclusivity check was a call the lock already makes redundant.
+    @exclusivity(unchecked) private var scopeCenter: InstrumentedNotificationCenter?
     /// The harness these registries belong to, for `Harness.current`; weak, as
     /// the harness holds its registries.
     private weak var _owner: Harness?  // guarded by `lock`

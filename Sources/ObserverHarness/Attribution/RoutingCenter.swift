@@ -127,18 +127,29 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     // MARK: Posting
 
     func post(_ notification: Notification, location: CodeLocation) {
-        route(notification, location: location, from: nil)
-        forwardToFoundation(notification)
+        post(notification, sender: notification.object.flatMap(classInstance), location: location)
     }
 
     func post(name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]?, location: CodeLocation) {
-        post(Notification(name: name, object: object, userInfo: userInfo), location: location)
+        post(
+            Notification(name: name, object: object, userInfo: userInfo), sender: object.flatMap(classInstance),
+            location: location)
+    }
+
+    /// `sender` is the notification's object if it is a class instance: found
+    /// once for the decision and the bridge's check (each reading of a
+    /// notification's `object` copies an existential).
+    private func post(_ notification: Notification, sender: AnyObject?, location: CodeLocation) {
+        route(notification, sender: sender, location: location, from: nil)
+        forwardToFoundation(notification, sender: sender)
     }
 
     /// Delivers to the test the post belongs to (or, untold, to every running
     /// test's registrations, unrecorded), then to every finished test's.
-    private func route(_ notification: Notification, location: CodeLocation, from origin: ExecutionContext?) {
-        switch attribute(touching: notification.object.flatMap(classInstance)) {
+    private func route(
+        _ notification: Notification, sender: AnyObject?, location: CodeLocation, from origin: ExecutionContext?
+    ) {
+        switch attribute(touching: sender) {
         case .test(let registries):
             registries.defaultCenter.post(notification, location: location)
         case .untold(let running):
@@ -154,18 +165,19 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
 
     /// Posts on Foundation's default center too, for observers registered
     /// there; the bridge lets this post pass, as the router delivered it.
-    private func forwardToFoundation(_ notification: Notification) {
+    private func forwardToFoundation(_ notification: Notification, sender: AnyObject?) {
         let context = ThreadContext.current
         let saved = context.forwardedPost
-        context.forwardedPost = ForwardedPost(notification)
+        context.forwardedPost = ForwardedPost(name: notification.name, sender: sender)
         defer { context.forwardedPost = saved }
         NotificationCenter.default.post(notification)
     }
 
     /// A post made straight on Foundation's center, brought by the bridge.
     func receiveFromFoundation(_ notification: Notification) {
-        if let forwarded = ThreadContext.current.forwardedPost, forwarded.matches(notification) { return }
-        route(notification, location: Self.foundationPost, from: .foundationCenter)
+        let sender = notification.object.flatMap(classInstance)
+        if let forwarded = ThreadContext.current.forwardedPost, forwarded.matches(notification.name, sender) { return }
+        route(notification, sender: sender, location: Self.foundationPost, from: .foundationCenter)
     }
 }
 
@@ -176,14 +188,13 @@ struct ForwardedPost {
     let name: Notification.Name
     let sender: ObjectIdentifier?
 
-    init(_ notification: Notification) {
-        name = notification.name
-        sender = notification.object.flatMap(classInstance).map(ObjectIdentifier.init)
+    init(name: Notification.Name, sender: AnyObject?) {
+        self.name = name
+        self.sender = sender.map(ObjectIdentifier.init)
     }
 
-    func matches(_ notification: Notification) -> Bool {
-        notification.name == name
-            && notification.object.flatMap(classInstance).map(ObjectIdentifier.init) == sender
+    func matches(_ name: Notification.Name, _ sender: AnyObject?) -> Bool {
+        name == self.name && sender.map(ObjectIdentifier.init) == self.sender
     }
 }
 

@@ -630,9 +630,14 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         context: ThreadContext, deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void
     ) {
         receivers.withUnsafeBufferPointer { buffer in
+            // The entries' bits, borrowed, as ``deliverSnapshot``'s loop does:
+            // `receivers` keeps them alive.
+            let bytes = UnsafeRawBufferPointer(buffer)
+            let stride = MemoryLayout<Registration<Handler>>.stride
             for index in buffer.indices {
                 if halted { break }
-                Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { registration in
+                let bits = bytes.load(fromByteOffset: index &* stride, as: UnsafeRawPointer.self)
+                Unmanaged<Registration<Handler>>.fromOpaque(bits)._withUnsafeGuaranteedRef { registration in
                     deliverOne(
                         registration, postSequence: postSequence, channel: channel, senderID: senderID,
                         context: context, deliver: deliver)
@@ -660,11 +665,19 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         // ThreadSanitizer can see, not only the runtime's reference count.
         var readSinceLock = false
         snapshot.withUnsafeBufferPointer { buffer in
+            // Each entry's bits, not the optional reference: loading a class
+            // reference from memory retains it, and a release follows, two
+            // atomic operations a delivery. The snapshot keeps every entry
+            // alive while the post runs.
+            let bytes = UnsafeRawBufferPointer(buffer)
+            let stride = MemoryLayout<Registration<Handler>?>.stride
             for index in buffer.indices {
                 if halted { break }
                 readSinceLock = true
-                guard let entry = buffer[index] else { continue }
-                Unmanaged.passUnretained(entry)._withUnsafeGuaranteedRef { registration in
+                guard let bits = bytes.load(fromByteOffset: index &* stride, as: UnsafeRawPointer?.self) else {
+                    continue
+                }
+                Unmanaged<Registration<Handler>>.fromOpaque(bits)._withUnsafeGuaranteedRef { registration in
                     // `matches(channel:sender:)`, written out: a debug build calls it per receiver.
                     guard registration.anyChannel || registration.channel == channel,
                         registration.senderID == 0 || registration.senderID == senderID

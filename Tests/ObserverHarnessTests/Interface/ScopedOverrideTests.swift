@@ -80,6 +80,62 @@ import Testing
         #expect(harness.analyze().findings.map(\.rule).contains("notify-after-dealloc"))
     }
 
+    static let handOff = Notification.Name("ScopedOverrideTests.handOff")
+    final class Sender: Sendable {}
+
+    /// A post through `Observers.center` reaches the test's observers and,
+    /// once, those registered straight on Foundation's default center, filter
+    /// included; the bridge does not bring it back as a second post. A
+    /// handler's own post on the default center, made inside the delivery,
+    /// does come back to the test.
+    @Test func aPostIsHandedToFoundationsDefaultCenterOnce() {
+        let harness = Harness()
+        let sender = Sender()
+        let other = Sender()
+        let direct = Badge()
+        let filtered = Badge()
+        let inTest = Badge()
+        let directToken = NotificationCenter.default.addObserver(forName: Self.handOff, object: nil, queue: nil) {
+            _ in direct.bump()
+        }
+        let filteredToken = NotificationCenter.default.addObserver(
+            forName: Self.handOff, object: sender, queue: nil
+        ) { _ in filtered.bump() }
+        defer {
+            NotificationCenter.default.removeObserver(directToken)
+            NotificationCenter.default.removeObserver(filteredToken)
+        }
+        withObserverHarness(harness) {
+            let token = Observers.center.addObserver(forName: Self.handOff, object: nil, queue: nil) { _ in
+                inTest.bump()
+            }
+            Observers.center.post(name: Self.handOff, object: sender)
+            Observers.center.post(Notification(name: Self.handOff, object: other))
+            Observers.center.removeObserver(token)
+        }
+        #expect(inTest.count == 2)
+        #expect(direct.count == 2, "each post handed over once")
+        #expect(filtered.count == 1, "only the post from its sender")
+        #expect(harness.recording().recordedEvents(.post).count == 2, "the hand-off is not recorded again")
+
+        // The near miss: a post the handler makes on the default center itself.
+        let crossing = Harness()
+        let relay = Notification.Name("ScopedOverrideTests.handOffRelay")
+        withObserverHarness(crossing) {
+            let relayToken = Observers.center.addObserver(forName: relay, object: nil, queue: nil) { _ in
+                NotificationCenter.default.post(name: Self.handOff, object: sender)
+            }
+            let token = Observers.center.addObserver(forName: Self.handOff, object: nil, queue: nil) { _ in
+                inTest.bump()
+            }
+            Observers.center.post(name: relay, object: sender)
+            Observers.center.removeObserver(token)
+            Observers.center.removeObserver(relayToken)
+        }
+        #expect(inTest.count == 3, "the handler's own post crosses to the test")
+        #expect(crossing.recording().recordedEvents(.post).count == 2)
+    }
+
     // MARK: Parallel tests
 
     /// Each case runs in parallel with the others on the same notification
