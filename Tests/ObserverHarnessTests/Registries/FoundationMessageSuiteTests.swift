@@ -15,11 +15,13 @@ import Testing
 
         final class Subject: Sendable {}
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         struct Changed: NotificationCenter.MainActorMessage {
             typealias Subject = FoundationMessageSuiteTests.Subject
             var value: Int
         }
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         struct Arrived: NotificationCenter.AsyncMessage {
             typealias Subject = FoundationMessageSuiteTests.Subject
             var value: Int
