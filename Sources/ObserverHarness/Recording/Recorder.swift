@@ -5,7 +5,8 @@
 /// sequence order, time order and each thread's program order agree.
 final class Recorder: @unchecked Sendable {
     private let lock = Lock()
-    private let storage = EventStorage()
+    /// A `var` only so a finished test lets its events go (``stopRecording()``).
+    @exclusivity(unchecked) private var storage = EventStorage()
     // Everything below is guarded by `lock`, which already orders every
     // access: the runtime's exclusivity checks on the hot paths buy nothing.
     @exclusivity(unchecked) private var strings = StringTable(capacity: 16)
@@ -104,9 +105,19 @@ final class Recorder: @unchecked Sendable {
     }
 
     /// Records nothing more from here on: the test that owns this recording
-    /// ended, and its registries may outlive it in long-lived objects.
+    /// ended, and its registries may outlive it in long-lived objects. What
+    /// only an analysis would read goes now, not when the last of them goes:
+    /// the events (their chunks back to the pool for the next test, once no
+    /// recording taken earlier reads them) and the released objects kept for
+    /// a leak report, which the app had let go.
     func stopRecording() {
-        lock.withLock { stopped = true }
+        let finished = lock.withLock {
+            stopped = true
+            defer { (storage, keptReleased) = (EventStorage(), []) }
+            return (storage, keptReleased)
+        }
+        // Let go outside the lock: a kept object's deinit may call back in.
+        withExtendedLifetime(finished) {}
     }
 
     /// Runs `body` with `sequence` as this thread's current frame, so events
@@ -743,6 +754,8 @@ final class Recorder: @unchecked Sendable {
     /// their release (see `RegistrationStore.deinit`).
     func keepIfReleased(_ objects: [AnyObject]) {
         lock.withLock {
+            // A finished test's leak is reported by no one: the app's objects go.
+            guard !stopped else { return }
             for object in objects {
                 guard let id = knownObjectIDLocked(for: object), releasedObjects.contains(id) else { continue }
                 keptReleased.append(object)
