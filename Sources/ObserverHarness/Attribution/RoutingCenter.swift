@@ -127,31 +127,32 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     // MARK: Posting
 
     func post(_ notification: Notification, location: CodeLocation) {
-        post(notification, sender: notification.object.flatMap(classInstance), location: location)
+        post(notification, object: notification.object, location: location)
     }
 
     func post(name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]?, location: CodeLocation) {
-        post(
-            Notification(name: name, object: object, userInfo: userInfo), sender: object.flatMap(classInstance),
-            location: location)
+        post(Notification(name: name, object: object, userInfo: userInfo), object: object, location: location)
     }
 
-    /// `sender` is the notification's object if it is a class instance: found
-    /// once for the decision and the bridge's check (each reading of a
+    /// `object` is the notification's, read once for the decision, the
+    /// test's center and the bridge's check (each reading of a
     /// notification's `object` copies an existential).
-    private func post(_ notification: Notification, sender: AnyObject?, location: CodeLocation) {
-        route(notification, sender: sender, location: location, from: nil)
+    private func post(_ notification: Notification, object: Any?, location: CodeLocation) {
+        let sender = object.flatMap(classInstance)
+        route(notification, object: object, sender: sender, location: location, from: nil)
         forwardToFoundation(notification, sender: sender)
     }
 
     /// Delivers to the test the post belongs to (or, untold, to every running
     /// test's registrations, unrecorded), then to every finished test's.
+    /// `sender` is `object` if it is a class instance.
     private func route(
-        _ notification: Notification, sender: AnyObject?, location: CodeLocation, from origin: ExecutionContext?
+        _ notification: Notification, object: Any?, sender: AnyObject?, location: CodeLocation,
+        from origin: ExecutionContext?
     ) {
         switch attribute(touching: sender) {
         case .test(let registries):
-            registries.defaultCenter.post(notification, location: location)
+            registries.defaultCenter.post(notification, object: object, location: location)
         case .untold(let running):
             let how = origin ?? .describeCurrent()
             for registries in running {
@@ -177,7 +178,9 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     func receiveFromFoundation(_ notification: Notification) {
         let sender = notification.object.flatMap(classInstance)
         if let forwarded = ThreadContext.current.forwardedPost, forwarded.matches(notification.name, sender) { return }
-        route(notification, sender: sender, location: Self.foundationPost, from: .foundationCenter)
+        route(
+            notification, object: notification.object, sender: sender, location: Self.foundationPost,
+            from: .foundationCenter)
     }
 }
 

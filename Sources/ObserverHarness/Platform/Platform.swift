@@ -6,6 +6,9 @@
 #elseif canImport(Musl)
     import Musl
 #endif
+#if !canImport(Darwin)
+    import Synchronization
+#endif
 
 /// A mutual-exclusion lock: `os_unfair_lock` on Darwin, `pthread_mutex_t` elsewhere.
 ///
@@ -43,6 +46,46 @@ final class Lock: @unchecked Sendable {
         defer { unlock() }
         return try body()
     }
+}
+
+// Two values every routed post reads and that rarely change, read without a
+// lock where `Synchronization` needs no newer system than the package's floor
+// (on Darwin it needs macOS 15: a lock there, as before).
+
+/// A scope's notification center: made once, under its owner's lock, and
+/// read after that without one. (Not generic: unspecialised in a debug build,
+/// and `AtomicLazyReference.load()` is an unspecialised call even in release.)
+final class OnceCenter: @unchecked Sendable {
+    #if canImport(Darwin)
+        private let lock = Lock()
+        private var value: InstrumentedNotificationCenter?  // guarded by `lock`
+        func load() -> InstrumentedNotificationCenter? { lock.withLock { value } }
+        /// Called once.
+        func store(_ made: InstrumentedNotificationCenter) { lock.withLock { value = made } }
+    #else
+        /// Holds its center retained once stored.
+        private let value = Atomic<Unmanaged<InstrumentedNotificationCenter>?>(nil)
+        func load() -> InstrumentedNotificationCenter? { value.load(ordering: .acquiring)?.takeUnretainedValue() }
+        /// Called once.
+        func store(_ made: InstrumentedNotificationCenter) {
+            value.store(Unmanaged.passRetained(made), ordering: .releasing)
+        }
+        deinit { value.load(ordering: .relaxed)?.release() }
+    #endif
+}
+
+/// A count written under its owner's lock and read without one.
+final class PublishedCount: @unchecked Sendable {
+    #if canImport(Darwin)
+        private let lock = Lock()
+        private var value = 0  // guarded by `lock`
+        func load() -> Int { lock.withLock { value } }
+        func store(_ count: Int) { lock.withLock { value = count } }
+    #else
+        private let value = Atomic<Int>(0)
+        func load() -> Int { value.load(ordering: .acquiring) }
+        func store(_ count: Int) { value.store(count, ordering: .releasing) }
+    #endif
 }
 
 /// Monotonic nanoseconds since an arbitrary point (boot on both platforms).
