@@ -26,7 +26,7 @@ import Foundation
 public func withObserverHarness<Result>(_ harness: Harness, operation: () throws -> Result) rethrows -> Result {
     ScopeRouter.shared.enter(harness.registries)
     defer { ScopeRouter.shared.exit(harness.registries) }
-    return try RegistryScope.$provider.withValue(harness.registries, operation: operation)
+    return try RegistryScope.withProvider(harness.registries, operation: operation)
 }
 
 /// The `async` form of ``withObserverHarness(_:operation:)``: the harness's
@@ -42,8 +42,7 @@ public func withObserverHarness<Result>(
 ) async rethrows -> Result {
     ScopeRouter.shared.enter(harness.registries)
     defer { ScopeRouter.shared.exit(harness.registries) }
-    return try await RegistryScope.$provider.withValue(
-        harness.registries, operation: operation, isolation: isolation)
+    return try await RegistryScope.withProvider(harness.registries, isolation: isolation, operation: operation)
 }
 
 /// What `withObserverHarness` puts in place: one notification center for the

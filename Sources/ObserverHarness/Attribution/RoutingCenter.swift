@@ -138,7 +138,8 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     /// test's center and the bridge's check (each reading of a
     /// notification's `object` copies an existential).
     private func post(_ notification: Notification, object: Any?, location: CodeLocation) {
-        let sender = object.flatMap(classInstance)
+        // `== nil` reads the optional in place; `flatMap` copies it first.
+        let sender = object == nil ? nil : classInstance(object!)
         route(notification, object: object, sender: sender, location: location, from: nil)
         forwardToFoundation(notification, sender: sender)
     }
