@@ -158,6 +158,13 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     }
 
     /// Named "Observers.center" in reports.
+    /// Posts on the scope's center without retaining it (it is made by then
+    /// in a test that registered through the scope; made here otherwise).
+    func postOnDefaultCenter(_ notification: Notification, object: Any?, location: CodeLocation) {
+        let posted = scopeCenter.withLoaded { $0.post(notification, object: object, location: location) }
+        if !posted { defaultCenter.post(notification, object: object, location: location) }
+    }
+
     var defaultCenter: InstrumentedNotificationCenter {
         if let center = scopeCenter.load() { return center }
         // Made once: a center is a registry in the test's report.

@@ -153,7 +153,7 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     ) {
         switch attribute(touching: sender) {
         case .test(let registries):
-            registries.defaultCenter.post(notification, object: object, location: location)
+            registries.postOnDefaultCenter(notification, object: object, location: location)
         case .untold(let running):
             let how = origin ?? .describeCurrent()
             for registries in running {
@@ -169,17 +169,19 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     /// Posts on Foundation's default center too, for observers registered
     /// there; the bridge lets this post pass, as the router delivered it.
     private func forwardToFoundation(_ notification: Notification, sender: AnyObject?) {
-        let context = ThreadContext.current
-        let saved = context.forwardedPost
-        context.forwardedPost = ForwardedPost(name: notification.name, sender: sender)
-        defer { context.forwardedPost = saved }
-        NotificationCenter.default.post(notification)
+        ThreadContext.withCurrent { context in
+            let saved = context.forwardedPost
+            context.forwardedPost = ForwardedPost(name: notification.name, sender: sender)
+            defer { context.forwardedPost = saved }
+            NotificationCenter.default.post(notification)
+        }
     }
 
     /// A post made straight on Foundation's center, brought by the bridge.
     func receiveFromFoundation(_ notification: Notification) {
         let sender = notification.object.flatMap(classInstance)
-        if let forwarded = ThreadContext.current.forwardedPost, forwarded.matches(notification.name, sender) { return }
+        let forwarded = ThreadContext.withCurrent { $0.forwardedPost?.matches(notification.name, sender) == true }
+        if forwarded { return }
         route(
             notification, object: notification.object, sender: sender, location: Self.foundationPost,
             from: .foundationCenter)

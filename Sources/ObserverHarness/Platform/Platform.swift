@@ -60,12 +60,25 @@ final class OnceCenter: @unchecked Sendable {
         private let lock = Lock()
         private var value: InstrumentedNotificationCenter?  // guarded by `lock`
         func load() -> InstrumentedNotificationCenter? { lock.withLock { value } }
+        func withLoaded(_ body: (InstrumentedNotificationCenter) -> Void) -> Bool {
+            guard let center = load() else { return false }
+            body(center)
+            return true
+        }
         /// Called once.
         func store(_ made: InstrumentedNotificationCenter) { lock.withLock { value = made } }
     #else
         /// Holds its center retained once stored.
         private let value = Atomic<Unmanaged<InstrumentedNotificationCenter>?>(nil)
         func load() -> InstrumentedNotificationCenter? { value.load(ordering: .acquiring)?.takeUnretainedValue() }
+        /// Runs `body` with the center, if made, without a retain and release
+        /// around it: this holds it for its own life.
+        @inline(__always)
+        func withLoaded(_ body: (InstrumentedNotificationCenter) -> Void) -> Bool {
+            guard let center = value.load(ordering: .acquiring) else { return false }
+            center._withUnsafeGuaranteedRef(body)
+            return true
+        }
         /// Called once.
         func store(_ made: InstrumentedNotificationCenter) {
             value.store(Unmanaged.passRetained(made), ordering: .releasing)
@@ -137,6 +150,14 @@ final class ThreadContext {
         let context = ThreadContext(threadNumber: numbering.next())
         pthread_setspecific(threadContextKey, Unmanaged.passRetained(context).toOpaque())
         return context
+    }
+
+    /// Runs `body` with the calling thread's context, without the retain and
+    /// release `current` costs (two atomic operations): the thread holds it.
+    @inline(__always)
+    static func withCurrent<Result>(_ body: (ThreadContext) -> Result) -> Result {
+        guard let raw = pthread_getspecific(threadContextKey) else { return body(current) }
+        return Unmanaged<ThreadContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 }
 
