@@ -232,6 +232,9 @@ func check(file: String, floor: Gate, entries: [Entry]) -> [Finding] {
         return (String(decoding: bytes[(open + 1)..<max(open + 1, end - 1)], as: UTF8.self), end)
     }
     func report(_ use: (offset: Int, entry: Entry, name: String)) {
+        // Code built only off Apple's systems (`#if !canImport(Darwin)`, or the
+        // `#else` of `#if canImport(Darwin)`) needs no Apple version.
+        if conditions.contains("!canImport(Darwin)") { return }
         var guaranteed = scopes.last!.gate
         if let declarationGate { guaranteed = merged(guaranteed, declarationGate.gate) }
         var missing: [String] = []

@@ -67,14 +67,14 @@ public struct EscapedObserverScope: Sendable {
 
     /// Runs `operation` with the captured scope in place.
     public func yield<Result>(_ operation: () throws -> Result) rethrows -> Result {
-        try RegistryScope.$provider.withValue(provider, operation: operation)
+        try RegistryScope.withProvider(provider, operation: operation)
     }
 
     /// The `async` form of ``yield(_:)``.
     public func yield<Result>(
         isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> Result
     ) async rethrows -> Result {
-        try await RegistryScope.$provider.withValue(provider, operation: operation, isolation: isolation)
+        try await RegistryScope.withProvider(provider, isolation: isolation, operation: operation)
     }
 }
 
@@ -93,7 +93,32 @@ package protocol RegistryProvider: AnyObject, Sendable {
 package enum RegistryScope {
     /// The registries in place for the current task (or thread, outside tasks);
     /// nil means production.
-    @TaskLocal package static var provider: (any RegistryProvider)?
+    package static var provider: (any RegistryProvider)? { slot.provider }
+
+    /// What the task-local holds: a struct, because each read copies the value
+    /// through its type's value witness, and the runtime's generic one for an
+    /// optional existential costs some 150 instructions (every post routed
+    /// under a harness reads it); this struct's is a retain.
+    package struct Slot: Sendable {
+        let provider: (any RegistryProvider)?
+    }
+
+    @TaskLocal private static var slot = Slot(provider: nil)
+
+    /// Runs `operation` with `provider` in place.
+    package static func withProvider<Result>(
+        _ provider: (any RegistryProvider)?, operation: () throws -> Result
+    ) rethrows -> Result {
+        try $slot.withValue(Slot(provider: provider), operation: operation)
+    }
+
+    /// The `async` form of ``withProvider(_:operation:)``.
+    package static func withProvider<Result>(
+        _ provider: (any RegistryProvider)?, isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> Result
+    ) async rethrows -> Result {
+        try await $slot.withValue(Slot(provider: provider), operation: operation, isolation: isolation)
+    }
 
     private static let processLock = NSLock()
     nonisolated(unsafe) private static var installedProcessCenter: (any NotificationCenterProtocol)?

@@ -24,6 +24,8 @@ final class Leftovers: @unchecked Sendable {
     @exclusivity(unchecked) private var byName: [String: [InstrumentedNotificationCenter]] = [:]
     @exclusivity(unchecked) private var everyName: [InstrumentedNotificationCenter] = []
     private var byObserver: [ObjectIdentifier: [InstrumentedNotificationCenter]] = [:]
+    /// `members.count`, which a post reads without the lock: most runs have none.
+    private let memberCount = PublishedCount()
 
     /// Keeps `center`'s registrations reachable, if it has any.
     func add(_ center: InstrumentedNotificationCenter) {
@@ -36,6 +38,7 @@ final class Leftovers: @unchecked Sendable {
             for name in names { byName[name, default: []].append(center) }
             if every { everyName.append(center) }
             for observer in observers { byObserver[observer, default: []].append(center) }
+            memberCount.store(members.count)
         }
     }
 
@@ -45,6 +48,7 @@ final class Leftovers: @unchecked Sendable {
 
     private func removeLocked(_ key: ObjectIdentifier) {
         guard let member = members.removeValue(forKey: key) else { return }
+        memberCount.store(members.count)
         for name in member.names {
             byName[name]?.removeAll { ObjectIdentifier($0) == key }
             if byName[name]?.isEmpty == true { byName[name] = nil }
@@ -59,8 +63,9 @@ final class Leftovers: @unchecked Sendable {
     /// The centers a post named `name` may reach; those whose registrations
     /// are all gone are let go on the way.
     func centers(named name: Notification.Name) -> [InstrumentedNotificationCenter] {
-        // Most runs have none: no name to hash, no array to make.
-        let candidates = lock.withLock { members.isEmpty ? [] : (byName[name.rawValue] ?? []) + everyName }
+        // Most runs have none: no lock to take, no name to hash, no array to make.
+        guard memberCount.load() > 0 else { return [] }
+        let candidates = lock.withLock { (byName[name.rawValue] ?? []) + everyName }
         guard !candidates.isEmpty else { return [] }
         let emptied = candidates.filter { $0.registrationCount == 0 }
         if !emptied.isEmpty { lock.withLock { for center in emptied { removeLocked(ObjectIdentifier(center)) } } }

@@ -26,7 +26,7 @@ import Foundation
 public func withObserverHarness<Result>(_ harness: Harness, operation: () throws -> Result) rethrows -> Result {
     ScopeRouter.shared.enter(harness.registries)
     defer { ScopeRouter.shared.exit(harness.registries) }
-    return try RegistryScope.$provider.withValue(harness.registries, operation: operation)
+    return try RegistryScope.withProvider(harness.registries, operation: operation)
 }
 
 /// The `async` form of ``withObserverHarness(_:operation:)``: the harness's
@@ -42,8 +42,7 @@ public func withObserverHarness<Result>(
 ) async rethrows -> Result {
     ScopeRouter.shared.enter(harness.registries)
     defer { ScopeRouter.shared.exit(harness.registries) }
-    return try await RegistryScope.$provider.withValue(
-        harness.registries, operation: operation, isolation: isolation)
+    return try await RegistryScope.withProvider(harness.registries, isolation: isolation, operation: operation)
 }
 
 /// What `withObserverHarness` puts in place: one notification center for the
@@ -53,9 +52,8 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     /// Made in this order: how the router lists scopes, deterministically.
     let serial = HarnessRegistries.nextSerial()
     private let lock = Lock()
-    // Guarded by `lock`, made on first use; read on every post, where the
-    // runtime's exclusivity check was a call the lock already makes redundant.
-    @exclusivity(unchecked) private var scopeCenter: InstrumentedNotificationCenter?
+    /// Made on first use, under `lock`; read on every post, without it.
+    private let scopeCenter = OnceCenter()
     /// The harness these registries belong to, for `Harness.current`; weak, as
     /// the harness holds its registries.
     private weak var _owner: Harness?  // guarded by `lock`
@@ -117,7 +115,7 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     private var router: RoutingCenter?  // guarded by `lock`; made on first use
 
     /// The scope's center if it was made (the router asks without making one).
-    var routedCenterIfMade: InstrumentedNotificationCenter? { lock.withLock { scopeCenter } }
+    var routedCenterIfMade: InstrumentedNotificationCenter? { scopeCenter.load() }
 
     /// The harness was released, so its test ended: its registrations stay in
     /// place, as the app's would, and nothing records any more.
@@ -160,13 +158,22 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     }
 
     /// Named "Observers.center" in reports.
+    /// Posts on the scope's center without retaining it (it is made by then
+    /// in a test that registered through the scope; made here otherwise).
+    func postOnDefaultCenter(_ notification: Notification, object: Any?, location: CodeLocation) {
+        let posted = scopeCenter.withLoaded { $0.post(notification, object: object, location: location) }
+        if !posted { defaultCenter.post(notification, object: object, location: location) }
+    }
+
     var defaultCenter: InstrumentedNotificationCenter {
-        lock.withLock {
-            if let scopeCenter { return scopeCenter }
+        if let center = scopeCenter.load() { return center }
+        // Made once: a center is a registry in the test's report.
+        return lock.withLock {
+            if let center = scopeCenter.load() { return center }
             let center = InstrumentedNotificationCenter(
                 recorder: recorder, name: "Observers.center",
                 order: .registration, posts: posts)
-            scopeCenter = center
+            scopeCenter.store(center)
             return center
         }
     }

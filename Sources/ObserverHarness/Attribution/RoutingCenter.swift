@@ -127,57 +127,64 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     // MARK: Posting
 
     func post(_ notification: Notification, location: CodeLocation) {
-        post(notification, sender: notification.object.flatMap(classInstance), location: location)
+        post(notification, object: notification.object, location: location)
     }
 
     func post(name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]?, location: CodeLocation) {
-        post(
-            Notification(name: name, object: object, userInfo: userInfo), sender: object.flatMap(classInstance),
-            location: location)
+        post(Notification(name: name, object: object, userInfo: userInfo), object: object, location: location)
     }
 
-    /// `sender` is the notification's object if it is a class instance: found
-    /// once for the decision and the bridge's check (each reading of a
+    /// `object` is the notification's, read once for the decision, the
+    /// test's center and the bridge's check (each reading of a
     /// notification's `object` copies an existential).
-    private func post(_ notification: Notification, sender: AnyObject?, location: CodeLocation) {
-        route(notification, sender: sender, location: location, from: nil)
+    private func post(_ notification: Notification, object: Any?, location: CodeLocation) {
+        // `== nil` reads the optional in place; `flatMap` copies it first.
+        let sender = object == nil ? nil : classInstance(object!)
+        route(notification, object: object, sender: sender, location: location, from: nil)
         forwardToFoundation(notification, sender: sender)
     }
 
     /// Delivers to the test the post belongs to (or, untold, to every running
     /// test's registrations, unrecorded), then to every finished test's.
+    /// `sender` is `object` if it is a class instance.
     private func route(
-        _ notification: Notification, sender: AnyObject?, location: CodeLocation, from origin: ExecutionContext?
+        _ notification: Notification, object: Any?, sender: AnyObject?, location: CodeLocation,
+        from origin: ExecutionContext?
     ) {
         switch attribute(touching: sender) {
         case .test(let registries):
-            registries.defaultCenter.post(notification, location: location)
+            registries.postOnDefaultCenter(notification, object: object, location: location)
         case .untold(let running):
             let how = origin ?? .describeCurrent()
             for registries in running {
                 registries.receiveUntold(notification, from: how, running: running.count, location: location)
             }
         }
-        for center in ScopeRouter.shared.leftovers.centers(named: notification.name) {
-            center.postUnrecorded(notification)
-        }
+        // Most runs have none: a debug build's iterator costs ~600 instructions even then.
+        let leftovers = ScopeRouter.shared.leftovers.centers(named: notification.name)
+        guard !leftovers.isEmpty else { return }
+        for center in leftovers { center.postUnrecorded(notification) }
     }
 
     /// Posts on Foundation's default center too, for observers registered
     /// there; the bridge lets this post pass, as the router delivered it.
     private func forwardToFoundation(_ notification: Notification, sender: AnyObject?) {
-        let context = ThreadContext.current
-        let saved = context.forwardedPost
-        context.forwardedPost = ForwardedPost(name: notification.name, sender: sender)
-        defer { context.forwardedPost = saved }
-        NotificationCenter.default.post(notification)
+        ThreadContext.withCurrent { context in
+            let saved = context.forwardedPost
+            context.forwardedPost = ForwardedPost(name: notification.name, sender: sender)
+            defer { context.forwardedPost = saved }
+            NotificationCenter.default.post(notification)
+        }
     }
 
     /// A post made straight on Foundation's center, brought by the bridge.
     func receiveFromFoundation(_ notification: Notification) {
         let sender = notification.object.flatMap(classInstance)
-        if let forwarded = ThreadContext.current.forwardedPost, forwarded.matches(notification.name, sender) { return }
-        route(notification, sender: sender, location: Self.foundationPost, from: .foundationCenter)
+        let forwarded = ThreadContext.withCurrent { $0.forwardedPost?.matches(notification.name, sender) == true }
+        if forwarded { return }
+        route(
+            notification, object: notification.object, sender: sender, location: Self.foundationPost,
+            from: .foundationCenter)
     }
 }
 

@@ -162,10 +162,13 @@ final class ScopeRouter: @unchecked Sendable {
 
     /// Whose work a call made from here is, made through `bound` (the scope
     /// the caller's center was read in, if any) and touching the objects given.
-    func attribute(bound: HarnessRegistries?, touching first: AnyObject?, _ second: AnyObject? = nil)
-        -> Attribution
-    {
+    /// `bound` is read only past the task-local scope: a weak reference's
+    /// load is two atomic operations, on every post made in a test's task.
+    func attribute(
+        bound: @autoclosure () -> HarnessRegistries?, touching first: AnyObject?, _ second: AnyObject? = nil
+    ) -> Attribution {
         if let scope = RegistryScope.provider as? HarnessRegistries { return .test(scope) }
+        let bound = bound()
         let frame = ThreadContext.current.frameRecorder
         return lock.withLock {
             if let frame, let entry = byRecorder[frame], let registries = entry.registries {

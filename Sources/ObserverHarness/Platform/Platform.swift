@@ -6,6 +6,9 @@
 #elseif canImport(Musl)
     import Musl
 #endif
+#if !canImport(Darwin)
+    import Synchronization
+#endif
 
 /// A mutual-exclusion lock: `os_unfair_lock` on Darwin, `pthread_mutex_t` elsewhere.
 ///
@@ -43,6 +46,59 @@ final class Lock: @unchecked Sendable {
         defer { unlock() }
         return try body()
     }
+}
+
+// Two values every routed post reads and that rarely change, read without a
+// lock where `Synchronization` needs no newer system than the package's floor
+// (on Darwin it needs macOS 15: a lock there, as before).
+
+/// A scope's notification center: made once, under its owner's lock, and
+/// read after that without one. (Not generic: unspecialised in a debug build,
+/// and `AtomicLazyReference.load()` is an unspecialised call even in release.)
+final class OnceCenter: @unchecked Sendable {
+    #if canImport(Darwin)
+        private let lock = Lock()
+        private var value: InstrumentedNotificationCenter?  // guarded by `lock`
+        func load() -> InstrumentedNotificationCenter? { lock.withLock { value } }
+        func withLoaded(_ body: (InstrumentedNotificationCenter) -> Void) -> Bool {
+            guard let center = load() else { return false }
+            body(center)
+            return true
+        }
+        /// Called once.
+        func store(_ made: InstrumentedNotificationCenter) { lock.withLock { value = made } }
+    #else
+        /// Holds its center retained once stored.
+        private let value = Atomic<Unmanaged<InstrumentedNotificationCenter>?>(nil)
+        func load() -> InstrumentedNotificationCenter? { value.load(ordering: .acquiring)?.takeUnretainedValue() }
+        /// Runs `body` with the center, if made, without a retain and release
+        /// around it: this holds it for its own life.
+        @inline(__always)
+        func withLoaded(_ body: (InstrumentedNotificationCenter) -> Void) -> Bool {
+            guard let center = value.load(ordering: .acquiring) else { return false }
+            center._withUnsafeGuaranteedRef(body)
+            return true
+        }
+        /// Called once.
+        func store(_ made: InstrumentedNotificationCenter) {
+            value.store(Unmanaged.passRetained(made), ordering: .releasing)
+        }
+        deinit { value.load(ordering: .relaxed)?.release() }
+    #endif
+}
+
+/// A count written under its owner's lock and read without one.
+final class PublishedCount: @unchecked Sendable {
+    #if canImport(Darwin)
+        private let lock = Lock()
+        private var value = 0  // guarded by `lock`
+        func load() -> Int { lock.withLock { value } }
+        func store(_ count: Int) { lock.withLock { value = count } }
+    #else
+        private let value = Atomic<Int>(0)
+        func load() -> Int { value.load(ordering: .acquiring) }
+        func store(_ count: Int) { value.store(count, ordering: .releasing) }
+    #endif
 }
 
 /// Monotonic nanoseconds since an arbitrary point (boot on both platforms).
@@ -94,6 +150,14 @@ final class ThreadContext {
         let context = ThreadContext(threadNumber: numbering.next())
         pthread_setspecific(threadContextKey, Unmanaged.passRetained(context).toOpaque())
         return context
+    }
+
+    /// Runs `body` with the calling thread's context, without the retain and
+    /// release `current` costs (two atomic operations): the thread holds it.
+    @inline(__always)
+    static func withCurrent<Result>(_ body: (ThreadContext) -> Result) -> Result {
+        guard let raw = pthread_getspecific(threadContextKey) else { return body(current) }
+        return Unmanaged<ThreadContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 }
 

@@ -211,8 +211,20 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     // MARK: Posting
 
     public func post(_ notification: Notification, location: CodeLocation) {
-        let sender = notification.object.map { senderIdentity(of: $0, location: location) }
-        post(notification, senderID: sender?.id ?? 0, location: location)
+        post(notification, object: notification.object, location: location)
+    }
+
+    /// `object` is the notification's, as the caller has it: each reading of
+    /// a notification's `object` copies an existential, even a nil one.
+    func post(_ notification: Notification, object: Any?, location: CodeLocation) {
+        // No sender, no identity work. (`== nil` reads the optional in place;
+        // `guard let` and `if case .none` copy the existential first.)
+        if object == nil {
+            post(notification, senderID: 0, location: location)
+            return
+        }
+        let sender = senderIdentity(of: object!, location: location)
+        post(notification, senderID: sender.id, location: location)
         // A posted value's box must outlive the post, or a box made during
         // delivery could take its address (and its id).
         withExtendedLifetime(sender) {}
@@ -287,15 +299,8 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     }
 
     public func post(name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]?, location: CodeLocation) {
-        // The sender from the argument, not read back out of the notification
-        // (a copy of an existential per post); no sender, no identity work.
-        guard let object else {
-            post(Notification(name: name, object: nil, userInfo: userInfo), senderID: 0, location: location)
-            return
-        }
-        let sender = senderIdentity(of: object, location: location)
-        post(Notification(name: name, object: object, userInfo: userInfo), senderID: sender.id, location: location)
-        withExtendedLifetime(sender) {}
+        // The sender from the argument, not read back out of the notification.
+        post(Notification(name: name, object: object, userInfo: userInfo), object: object, location: location)
     }
 
     /// How many registrations are active.

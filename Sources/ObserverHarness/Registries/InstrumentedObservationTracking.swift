@@ -176,7 +176,7 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         if let shadow { registerShadow(shadow.apply, watch: watch, generation: shadow.generation) }
         recorder.withFrame(fire.sequence, context: context) {
             if let scope {
-                RegistryScope.$provider.withValue(scope) { fire.onChange() }
+                RegistryScope.withProvider(scope) { fire.onChange() }
             } else {
                 fire.onChange()
             }
