@@ -138,39 +138,25 @@ final class FoundationCenterSuiteXCTests: XCTestCase {
     }
 
     func testBlocksGivenQueuesHaveRunWhenAMainThreadPostReturns() {
-        let name = unique()
-        onEveryCenter { center, kind in
-            let observing = OperationQueue()
-            let onObserving = Flag(false), onMain = Flag(false)
-            let tokens = [
-                center.addObserver(forName: name, object: nil, queue: observing) { _ in
-                    XCTAssertEqual(OperationQueue.current, observing, kind)
-                    onObserving.value = true
-                },
-                center.addObserver(forName: name, object: nil, queue: .main) { _ in
-                    XCTAssertEqual(OperationQueue.current, .main, kind)
-                    onMain.value = true
-                },
-            ]
-            center.post(name: name, object: nil)
-            XCTAssertTrue(onObserving.value && onMain.value, kind)
-            for token in tokens { center.removeObserver(token) }
-        }
+        postWithBlocksOnQueues(from: .mainThread)
     }
 
     func testBlocksGivenQueuesHaveRunWhenAPostFromTheirQueueReturns() {
-        postFromAQueue(theObservers: true)
+        postWithBlocksOnQueues(from: .observingQueue)
     }
 
     func testBlocksGivenQueuesHaveRunWhenAPostFromAnUnrelatedQueueReturns() {
-        postFromAQueue(theObservers: false)
+        postWithBlocksOnQueues(from: .unrelatedQueue)
     }
 
-    private func postFromAQueue(theObservers: Bool, function: String = #function) {
+    private enum Poster { case mainThread, observingQueue, unrelatedQueue }
+
+    /// One block on an operation queue, one on the main queue: both have run,
+    /// each on its queue, when a post from `poster` returns.
+    private func postWithBlocksOnQueues(from poster: Poster, function: String = #function) {
         let name = unique(function)
         onEveryCenter { center, kind in
             let observing = OperationQueue()
-            let posting = theObservers ? observing : OperationQueue()
             let onObserving = Flag(false), onMain = Flag(false)
             let tokens = [
                 center.addObserver(forName: name, object: nil, queue: observing) { _ in
@@ -182,13 +168,21 @@ final class FoundationCenterSuiteXCTests: XCTestCase {
                     onMain.value = true
                 },
             ]
-            let posted = expectation(description: "\(kind): the post returned")
-            posting.addOperation {
+            let post: @Sendable () -> Void = {
                 center.post(name: name, object: nil)
                 XCTAssertTrue(onObserving.value && onMain.value, kind)
-                posted.fulfill()
             }
-            wait(for: [posted], timeout: 5)
+            switch poster {
+            case .mainThread:
+                post()
+            case .observingQueue, .unrelatedQueue:
+                let posted = expectation(description: "\(kind): the post returned")
+                (poster == .observingQueue ? observing : OperationQueue()).addOperation {
+                    post()
+                    posted.fulfill()
+                }
+                wait(for: [posted], timeout: 5)
+            }
             for token in tokens { center.removeObserver(token) }
         }
     }

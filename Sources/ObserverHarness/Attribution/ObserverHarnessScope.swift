@@ -157,7 +157,6 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
         }
     }
 
-    /// Named "Observers.center" in reports.
     /// Posts on the scope's center without retaining it (it is made by then
     /// in a test that registered through the scope; made here otherwise).
     func postOnDefaultCenter(_ notification: Notification, object: Any?, location: CodeLocation) {
@@ -165,6 +164,7 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
         if !posted { defaultCenter.post(notification, object: object, location: location) }
     }
 
+    /// Named "Observers.center" in reports.
     var defaultCenter: InstrumentedNotificationCenter {
         if let center = scopeCenter.load() { return center }
         // Made once: a center is a registry in the test's report.
