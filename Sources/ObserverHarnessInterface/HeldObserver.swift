@@ -57,6 +57,16 @@ struct HeldObserver<Observer> {
 
     @inlinable var isAlive: Bool { strong != nil || weakObject != nil }
 
+    /// ``isAlive`` under a lock: a weakly held observer found alive goes to
+    /// `held`, let go after unlocking, so its deinit (which may use the
+    /// registry) never runs under the lock.
+    @inlinable func isAlive(keeping held: inout [AnyObject]) -> Bool {
+        if strong != nil { return true }
+        guard let object = weakObject else { return false }
+        held.append(object)
+        return true
+    }
+
     /// The observer, kept alive for a call; nil if it has deallocated. Costs
     /// what loading a `weak var` costs: one strong load, no copy of the value.
     @inlinable func pin() -> PinnedObserver<Observer>? {

@@ -120,12 +120,19 @@ public final class ObservedProperty<Value>: @unchecked Sendable {
             return
         }
         let identity = ObjectIdentifier(observer)
-        lock.locked {
-            handlers.removeAll {
-                guard case .observer(let held, _) = $0 else { return false }
-                return !held.isAlive || held.identity == identity
+        // What goes (handlers and their captures, observers read from weak
+        // references) is let go after unlocking: a deinit may use this property.
+        var alive: [AnyObject] = []
+        let before = lock.locked { () -> [Handler] in
+            defer {
+                handlers.removeAll {
+                    guard case .observer(let held, _) = $0 else { return false }
+                    return held.identity == identity || !held.isAlive(keeping: &alive)
+                }
             }
+            return handlers
         }
+        withExtendedLifetime((before, alive)) {}
     }
 
     /// The block form (`observe(_:changeHandler:)`): like

@@ -84,13 +84,19 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         }
         // No closures and no copies of entries on this path: a debug build
         // (what `swift test` runs) pays for each.
+        // Observers read from weak references are let go after unlocking (see
+        // `ObserverListEntry.isAlive(keeping:)`).
+        var held: [AnyObject] = []
         lock.lock()
-        defer { lock.unlock() }
+        defer {
+            lock.unlock()
+            withExtendedLifetime(held) {}
+        }
         let object = objectLocked(of: observer)
         let identity = ObjectIdentifier(object)
-        if entries.count >= compactionThreshold { compact() }
+        if entries.count >= compactionThreshold { compact(keeping: &held) }
         let last = positions[identity] ?? -1
-        if dedupe, last >= 0, hasLiveEntry(channel: channel, from: last) { return }
+        if dedupe, last >= 0, hasLiveEntry(channel: channel, from: last, keeping: &held) { return }
         positions[identity] = entries.count
         entries.append(
             ObserverListEntry(
@@ -195,9 +201,12 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     /// How many registrations are active (live observers, on any channel).
     public var count: Int {
         if let backend { return backend.count }
-        return lock.locked {
-            entries.reduce(0) { $0 + (!$1.isRemoved && $1.isAlive ? 1 : 0) }
-        }
+        // Counted from a copy, outside the lock: a weak read takes a strong
+        // reference, which must not be the last one let go under the lock.
+        let entries = lock.locked { self.entries }
+        var count = 0
+        for entry in entries where !entry.isRemoved && entry.isAlive { count += 1 }
+        return count
     }
 
     /// `observer` as the class instance it is (see ``classInstance(_:for:)``).
@@ -235,12 +244,12 @@ public final class ObserverList<Observer>: @unchecked Sendable {
     /// `position`. A dead one is not: its identity may now be another
     /// object's, which is then no duplicate.
     @inlinable
-    func hasLiveEntry(channel: String, from position: Int) -> Bool {
+    func hasLiveEntry(channel: String, from position: Int, keeping held: inout [AnyObject]) -> Bool {
         entries.withUnsafeBufferPointer { entries in
             var position = position
             while position >= 0 {
                 if !entries[position].isRemoved, entries[position].channel == channel,
-                    entries[position].isAlive
+                    entries[position].isAlive(keeping: &held)
                 {
                     return true
                 }
@@ -250,14 +259,15 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         }
     }
 
-    /// Drops removed and dead entries and rebuilds the identity chains.
+    /// Drops removed and dead entries and rebuilds the identity chains; the
+    /// live weakly held observers go to `held`, let go after unlocking.
     @inlinable
-    func compact() {
+    func compact(keeping held: inout [AnyObject]) {
         var kept: [ObserverListEntry] = []
         kept.reserveCapacity(activeEntries)
         positions.removeAll(keepingCapacity: true)
         entries.withUnsafeBufferPointer { old in
-            for index in old.indices where !old[index].isRemoved && old[index].isAlive {
+            for index in old.indices where !old[index].isRemoved && old[index].isAlive(keeping: &held) {
                 let identity = old[index].identity
                 var entry = old[index]
                 entry.previousWithSameIdentity = positions[identity] ?? -1
@@ -357,4 +367,16 @@ struct ObserverListEntry {
     }
 
     @inlinable var isAlive: Bool { strongObject != nil || weakObject != nil }
+
+    /// ``isAlive`` under a lock: a weakly held observer found alive goes to
+    /// `held`, for the caller to let go after unlocking. Reading a weak
+    /// reference takes a strong one, and if the app let its last reference
+    /// go meanwhile, releasing ours would run the observer's deinit under
+    /// the lock, where a deinit that removes itself would wait forever.
+    @inlinable func isAlive(keeping held: inout [AnyObject]) -> Bool {
+        if strongObject != nil { return true }
+        guard let object = weakObject else { return false }
+        held.append(object)
+        return true
+    }
 }

@@ -15,6 +15,9 @@ final class Recorder: @unchecked Sendable {
     /// object's entry is dropped, which also frees the weak reference's side
     /// table (kept for every id ever seen, they cost ~60 bytes per object).
     @exclusivity(unchecked) private var liveObjects: [UInt32: WeakReference] = [:]
+    /// App objects loaded from weak references under the lock, released
+    /// once it is let go (``holdUntilUnlockLocked(_:)``).
+    @exclusivity(unchecked) private var heldUntilUnlock: [AnyObject] = []
     @exclusivity(unchecked) private var objectIDs: [ObjectIdentifier: UInt32] = [:]
     @exclusivity(unchecked) private var deallocated = ObjectBits()
     /// Each class's unqualified name and its string id, found once per class
@@ -88,7 +91,7 @@ final class Recorder: @unchecked Sendable {
     func record(_ event: Event) -> UInt32 {
         let context = ThreadContext.current
         lock.lock()
-        defer { lock.unlock() }
+        defer { unlock() }
         return appendLocked(event, context: context)
     }
 
@@ -98,7 +101,7 @@ final class Recorder: @unchecked Sendable {
     func record(_ event: Event, at location: CodeLocation) -> UInt32 {
         let context = ThreadContext.current
         lock.lock()
-        defer { lock.unlock() }
+        defer { unlock() }
         var event = event
         event.site = siteID(locked: location)
         return appendLocked(event, context: context)
@@ -111,7 +114,7 @@ final class Recorder: @unchecked Sendable {
     /// recording taken earlier reads them) and the released objects kept for
     /// a leak report, which the app had let go.
     func stopRecording() {
-        let finished = lock.withLock {
+        let finished = withLock {
             stopped = true
             defer { (storage, keptReleased) = (EventStorage(), []) }
             return (storage, keptReleased)
@@ -147,7 +150,7 @@ final class Recorder: @unchecked Sendable {
     func record(_ event: Event, at location: CodeLocation, callerIsolation: (any Actor)?) -> UInt32 {
         let context = ThreadContext.current
         lock.lock()
-        defer { lock.unlock() }
+        defer { unlock() }
         var event = event
         event.site = siteID(locked: location)
         return appendLocked(event, context: context, caller: .known(callerIsolation))
@@ -158,7 +161,48 @@ final class Recorder: @unchecked Sendable {
     /// section. Never call other recorder methods from inside `body`.
     @inline(__always)
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        try lock.withLock(body)
+        lock.lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    /// Lets the lock go, then the app objects held under it (see
+    /// ``holdUntilUnlockLocked(_:)``).
+    @inline(__always)
+    private func unlock() {
+        if heldUntilUnlock.isEmpty { return lock.unlock() }
+        let held = heldUntilUnlock
+        heldUntilUnlock = []
+        lock.unlock()
+        withExtendedLifetime(held) {}
+    }
+
+    /// Keeps `object`, just loaded from a weak reference under the lock,
+    /// until the lock is let go. Reading a weak reference takes a strong
+    /// one; if the app lets its last reference go meanwhile, on another
+    /// thread, releasing ours would run the object's deinit here, under the
+    /// lock, and a deinit that removes an observer waits for this lock
+    /// forever.
+    @inline(__always)
+    func holdUntilUnlockLocked(_ object: AnyObject) {
+        heldUntilUnlock.append(object)
+    }
+
+    /// Whether the weak reference `reference` is empty, read under the lock
+    /// (a live object is held until the lock goes: ``holdUntilUnlockLocked(_:)``).
+    @inline(__always)
+    private func isGoneLocked(_ reference: WeakReference) -> Bool {
+        guard let object = reference.object else { return true }
+        holdUntilUnlockLocked(object)
+        return false
+    }
+
+    /// ``isGoneLocked(_:)`` for the app object `id`: false when it has no
+    /// weak reference here.
+    @inline(__always)
+    private func isGoneLocked(_ id: UInt32) -> Bool {
+        guard let reference = liveObjects[id] else { return false }
+        return isGoneLocked(reference)
     }
 
     /// Appends with the lock already held (inside ``withLock(_:)``).
@@ -207,7 +251,7 @@ final class Recorder: @unchecked Sendable {
     /// may have (``EventFlags/unseenHandOff``).
     func recordHop(of origin: HopOrigin, flags: EventFlags) {
         let context = ThreadContext.current
-        lock.withLock { appendHopLocked(origin, flags: flags, context: context) }
+        withLock { appendHopLocked(origin, flags: flags, context: context) }
     }
 
     /// A delivery off its registration's isolation is under way: from now on
@@ -238,7 +282,7 @@ final class Recorder: @unchecked Sendable {
     /// Whether `id` is known dead, with the lock already held.
     func isDeallocatedLocked(_ id: UInt32) -> Bool {
         if deallocated.contains(id) { return true }
-        if let reference = liveObjects[id], reference.object == nil {
+        if isGoneLocked(id) {
             appendDeallocLocked(id, flags: .detectedLate)
             return true
         }
@@ -273,7 +317,7 @@ final class Recorder: @unchecked Sendable {
         for id in watchedSenders.keys {
             if deallocated.contains(id) {
                 gone.append(id)  // recorded already (objects the harness owns record their own)
-            } else if let reference = liveObjects[id], reference.object == nil {
+            } else if isGoneLocked(id) {
                 gone.append(id)
             }
         }
@@ -319,29 +363,29 @@ final class Recorder: @unchecked Sendable {
     // MARK: Tables
 
     func intern(_ string: String) -> UInt32 {
-        lock.withLock { strings.intern(string) }
+        withLock { strings.intern(string) }
     }
 
     func addRegistry(_ info: RegistryInfo) -> UInt32 {
-        lock.withLock {
+        withLock {
             registries.append(info)
             return UInt32(registries.count - 1)
         }
     }
 
     func siteID(_ location: CodeLocation) -> UInt32 {
-        lock.withLock { siteID(locked: location) }
+        withLock { siteID(locked: location) }
     }
 
     func siteID(_ site: CallSite) -> UInt32 {
-        lock.withLock { siteIDLocked(text: site, location: nil) }
+        withLock { siteIDLocked(text: site, location: nil) }
     }
 
     /// A new site, appended without hashing its text: a scenario numbers
     /// its distinct sites once when parsed, so each replay's recorder need
     /// not intern them again.
     func appendSite(_ site: CallSite) -> UInt32 {
-        lock.withLock {
+        withLock {
             sites.append(site)
             siteLocations.append(nil)
             return UInt32(sites.count - 1)
@@ -431,7 +475,7 @@ final class Recorder: @unchecked Sendable {
         let madeAt = storage.count
         let id = objectIDLocked(for: token, at: ObjectIdentifier(token), label: nil, site: site, token: kind)
         if kind == .block { tokenHolders.tokenMade(id, at: madeAt) }
-        lock.unlock()
+        unlock()
         // Released here, outside the lock: the last reference may be ours by now.
         withExtendedLifetime(alive) {}
         return id
@@ -442,7 +486,7 @@ final class Recorder: @unchecked Sendable {
     func trackedObjectID(for object: AnyObject, label: String?, site: CodeLocation) -> UInt32 {
         let id = objectID(for: object, label: label, site: site)
         var alive: [AnyObject] = []
-        lock.withLock {
+        withLock {
             _ = sweepTrackedHoldersLocked(keepingAlive: &alive)
             if !deallocated.contains(id) { tokenHolders.track(id) }
         }
@@ -541,7 +585,7 @@ final class Recorder: @unchecked Sendable {
     ) -> UInt32 {
         lock.lock()
         let id = objectIDLocked(for: object, at: key, label: label, site: site, token: token)
-        lock.unlock()
+        unlock()
         return id
     }
 
@@ -595,7 +639,7 @@ final class Recorder: @unchecked Sendable {
     func valueObjectID(for box: AnyObject, typeName: String, label: String, site: SiteReference) -> UInt32 {
         let key = ObjectIdentifier(box)
         lock.lock()
-        defer { lock.unlock() }
+        defer { unlock() }
         if let id = objectIDs[key] {
             if liveObjects[id]?.object === box { return id }
             appendDeallocLocked(id, flags: .detectedLate)
@@ -614,12 +658,12 @@ final class Recorder: @unchecked Sendable {
 
     /// The id of `object` if it is known here, without tracking it.
     func knownObjectID(for object: AnyObject) -> UInt32? {
-        lock.withLock { knownObjectIDLocked(for: object) }
+        withLock { knownObjectIDLocked(for: object) }
     }
 
     /// The id of `string` if it was interned here, without interning it.
     func knownStringID(_ string: String) -> UInt32? {
-        lock.withLock { knownStringIDLocked(string) }
+        withLock { knownStringIDLocked(string) }
     }
 
     func knownStringIDLocked(_ string: String) -> UInt32? { strings.id(of: string) }
@@ -637,7 +681,7 @@ final class Recorder: @unchecked Sendable {
     func addressObjectIDLocked(for object: AnyObject) -> UInt32? { objectIDs[ObjectIdentifier(object)] }
 
     func objectIDForRemoval(of object: AnyObject) -> UInt32 {
-        let existing = lock.withLock { addressObjectIDLocked(for: object) }
+        let existing = withLock { addressObjectIDLocked(for: object) }
         return existing ?? objectID(for: object)
     }
 
@@ -650,19 +694,19 @@ final class Recorder: @unchecked Sendable {
         _ = appendLocked(
             Event(kind: .track, site: site, channel: strings.intern(typeName), object: id),
             context: ThreadContext.current)
-        lock.unlock()
+        unlock()
         return id
     }
 
     /// Records that `id` deallocated, once.
     func recordDealloc(_ id: UInt32, flags: EventFlags = [], site: UInt32 = 0) {
-        lock.withLock { appendDeallocLocked(id, flags: flags, site: site) }
+        withLock { appendDeallocLocked(id, flags: flags, site: site) }
     }
 
     /// Whether the object `id` is known to be deallocated; checks the weak
     /// reference of app objects and records the deallocation when it is new.
     func isDeallocated(_ id: UInt32) -> Bool {
-        lock.withLock { isDeallocatedLocked(id) }
+        withLock { isDeallocatedLocked(id) }
     }
 
     private func appendDeallocLocked(_ id: UInt32, flags: EventFlags, site: UInt32 = 0) {
@@ -678,9 +722,9 @@ final class Recorder: @unchecked Sendable {
     /// Records late deallocations for every app object whose weak reference
     /// is now empty (done before analysis).
     func sweepDeallocations() {
-        lock.withLock {
+        withLock {
             var gone: [UInt32] = []
-            for (id, reference) in liveObjects where reference.object == nil { gone.append(id) }
+            for (id, reference) in liveObjects where isGoneLocked(reference) { gone.append(id) }
             // In id order: the recording must not depend on hash order.
             for id in inIDOrder(gone) { appendDeallocLocked(id, flags: .detectedLate) }
         }
@@ -689,11 +733,11 @@ final class Recorder: @unchecked Sendable {
     /// The app objects still alive, in id order, held strongly for the caller.
     /// Release the result outside any registry call: a deinit may run then.
     func liveObjectsNow() -> [(id: UInt32, object: AnyObject)] {
-        lock.withLock {
+        withLock {
             // The ids ordered before the pairs are made: a debug build sorts
             // pairs by a closure through unspecialised generic code.
             var ids: [UInt32] = []
-            for (id, reference) in liveObjects where reference.object != nil { ids.append(id) }
+            for (id, reference) in liveObjects where !isGoneLocked(reference) { ids.append(id) }
             var alive: [(id: UInt32, object: AnyObject)] = []
             for id in inIDOrder(ids) {
                 if let object = liveObjects[id]?.object { alive.append((id, object)) }
@@ -705,16 +749,34 @@ final class Recorder: @unchecked Sendable {
     /// The app object `id`, held strongly for the caller if it is alive.
     /// Release it outside any registry call: a deinit may run then.
     func liveObject(_ id: UInt32) -> AnyObject? {
-        lock.withLock { liveObjects[id]?.object }
+        withLock { liveObjects[id]?.object }
     }
 
     /// The objects tracked as registration tokens.
-    var registrationTokenIDs: Set<UInt32> { lock.withLock { registrationTokens } }
+    var registrationTokenIDs: Set<UInt32> { withLock { registrationTokens } }
+
+    /// Whether a tracked object has lost its weak reference, unrecorded,
+    /// while a block token with no holder known is still alive: the
+    /// object's deinit may be running on another thread right now, about to
+    /// let that token go (and the ledger to name it the token's holder).
+    func mayHaveTokenHolderDying() -> Bool {
+        withLock {
+            guard tokenHolders.isLooking, !tokenHolders.tracked.isEmpty else { return false }
+            var ownerless = false
+            for id in registrationTokens where tokenOwners[id] == nil && liveObjects[id] != nil && !isGoneLocked(id) {
+                ownerless = true
+                break
+            }
+            guard ownerless else { return false }
+            for id in tokenHolders.tracked where isGoneLocked(id) { return true }
+            return false
+        }
+    }
 
     /// Whether any registration token is still alive.
     var hasLiveRegistrationToken: Bool {
-        lock.withLock {
-            for id in registrationTokens where liveObjects[id]?.object != nil { return true }
+        withLock {
+            for id in registrationTokens where liveObjects[id] != nil && !isGoneLocked(id) { return true }
             return false
         }
     }
@@ -722,7 +784,7 @@ final class Recorder: @unchecked Sendable {
     /// Records, once per token, that `holder` keeps the registration token
     /// `token` (a `retain` event): the owner of a block registration.
     func recordTokenOwner(_ holder: UInt32, of token: UInt32) {
-        lock.withLock { recordTokenOwnerLocked(holder, of: token, context: ThreadContext.current) }
+        withLock { recordTokenOwnerLocked(holder, of: token, context: ThreadContext.current) }
     }
 
     /// Records `holder` as `token`'s owner, and as the owner of the tokens
@@ -740,20 +802,20 @@ final class Recorder: @unchecked Sendable {
 
     /// The tokens `owner` holds, as found so far.
     func tokens(ownedBy owner: UInt32) -> [UInt32] {
-        lock.withLock { tokenOwners.filter { $0.value == owner }.keys.sorted() }
+        withLock { tokenOwners.filter { $0.value == owner }.keys.sorted() }
     }
 
     /// Records that the app dropped its reference to `id` (`appRelease`).
     func recordRelease(_ id: UInt32, at location: CodeLocation) {
         record(Event(kind: .appRelease, object: id), at: location)
-        lock.withLock { releasedObjects.append(id) }
+        withLock { releasedObjects.append(id) }
     }
 
     /// Keeps, until the recorder ends, those of `objects` the app released:
     /// a registry going frees them, after its registration held them past
     /// their release (see `RegistrationStore.deinit`).
     func keepIfReleased(_ objects: [AnyObject]) {
-        lock.withLock {
+        withLock {
             // A finished test's leak is reported by no one: the app's objects go.
             guard !stopped else { return }
             for object in objects {
@@ -765,14 +827,15 @@ final class Recorder: @unchecked Sendable {
 
     /// Objects the app released that are still alive, in id order.
     func releasedButAlive() -> [UInt32] {
-        lock.withLock {
-            releasedObjects.isEmpty ? [] : Set(releasedObjects).filter { liveObjects[$0]?.object != nil }.sorted()
+        withLock {
+            releasedObjects.isEmpty
+                ? [] : Set(releasedObjects).filter { liveObjects[$0] != nil && !isGoneLocked($0) }.sorted()
         }
     }
 
     /// Whether the app object `id` is still alive (false once its weak reference is empty).
     func isAlive(_ id: UInt32) -> Bool {
-        lock.withLock { liveObjects[id]?.object != nil }
+        withLock { liveObjects[id] != nil && !isGoneLocked(id) }
     }
 
     /// Records that the harness found `token`'s registration to be what kept
@@ -802,14 +865,14 @@ final class Recorder: @unchecked Sendable {
 
     private func recordChainEvent(_ event: Event, text: String) {
         let key = "\(event.subject) \(event.registration) \(event.flags.rawValue) \(text)"
-        guard lock.withLock({ referenceChains.updateValue(key, forKey: event.object) != key }) else { return }
+        guard withLock({ referenceChains.updateValue(key, forKey: event.object) != key }) else { return }
         var event = event
         event.channel = intern(text)
         record(event)
     }
 
     func addRegistryForLeakChecks(_ registry: any DetachableRegistry) {
-        lock.withLock {
+        withLock {
             // Swept only when the list has doubled: amortised O(1) per registry made.
             if registriesHere.count >= max(2 * registriesAtLastPrune, 16) {
                 registriesHere.removeAll { $0.registry == nil }
@@ -821,19 +884,19 @@ final class Recorder: @unchecked Sendable {
 
     /// The registries still alive, for a leak check.
     func registriesForLeakChecks() -> [any DetachableRegistry] {
-        lock.withLock { registriesHere.compactMap(\.registry) }
+        withLock { registriesHere.compactMap(\.registry) }
     }
 
     /// `label` or `Type#id`.
     func objectName(_ id: UInt32) -> String {
-        lock.withLock { objects[Int(id)].displayName(id: id) }
+        withLock { objects[Int(id)].displayName(id: id) }
     }
 
     // MARK: Snapshots
 
     /// Everything recorded so far, as an immutable value.
     func snapshot() -> Recording {
-        lock.withLock {
+        withLock {
             Recording(
                 events: EventLog(storage: storage, count: storage.count),
                 strings: strings.strings, objects: objects, registries: registries,
@@ -841,13 +904,13 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
-    var eventCount: Int { lock.withLock { storage.count } }
+    var eventCount: Int { withLock { storage.count } }
 
     /// What the recording holds in memory: the event chunks allocated so far
     /// (exact) and its tables (estimated from capacities; string bytes that
     /// Swift stores inline are not counted twice).
     var memoryFootprint: MemoryFootprint {
-        lock.withLock {
+        withLock {
             let eventBytes = storage.chunks.count * EventStorage.chunkSize * MemoryLayout<Event>.stride
             var tableBytes = strings.strings.capacity * MemoryLayout<String>.stride * 2  // array + index
             tableBytes += strings.strings.reduce(0) { $0 + ($1.utf8.count > 15 ? $1.utf8.count : 0) }

@@ -25,6 +25,9 @@ final class AsyncActivity: @unchecked Sendable {
 
     private let lock = NSLock()
     // Guarded by `lock`.
+    /// Owners loaded from weak references under the lock, released after
+    /// it: an owner's deinit (cancelling its loop's task) may come back here.
+    private var heldUntilUnlock: [AnyObject] = []
     private var pendingDeliveries = 0
     private var pendingMainActorTurns = 0
     private var bufferedValues = 0
@@ -40,10 +43,10 @@ final class AsyncActivity: @unchecked Sendable {
     private var tasksWithLoops: Set<Int> = []
 
     /// Values buffered for loops that have not taken them yet (`delta` may be negative).
-    func valuesBuffered(_ delta: Int) { lock.withLock { bufferedValues += delta } }
+    func valuesBuffered(_ delta: Int) { withLock { bufferedValues += delta } }
 
-    func deliveryEnqueued() { lock.withLock { pendingDeliveries += 1 } }
-    func deliveryFinished() { lock.withLock { pendingDeliveries -= 1 } }
+    func deliveryEnqueued() { withLock { pendingDeliveries += 1 } }
+    func deliveryFinished() { withLock { pendingDeliveries -= 1 } }
 
     /// Lets the main actor take every job it was given before this call (a
     /// main-actor object's `Task { for await … }`, made before the test
@@ -51,14 +54,14 @@ final class AsyncActivity: @unchecked Sendable {
     /// actor takes its jobs in order, so a turn enqueued now is taken after
     /// them, and the activity is not settled until it is.
     func enqueueMainActorTurn() {
-        lock.withLock { pendingMainActorTurns += 1 }
-        Task { @MainActor in self.lock.withLock { self.pendingMainActorTurns -= 1 } }
+        withLock { pendingMainActorTurns += 1 }
+        Task { @MainActor in self.withLock { self.pendingMainActorTurns -= 1 } }
     }
 
     /// Records a loop opened in the task `task`; returns the owner found for
     /// it when it has none of its own: the one object keeping that task.
     func loopOpened(_ loop: UInt32, owner: AnyObject?, ownerID: UInt32, task: Int?) -> UInt32? {
-        lock.withLock {
+        withLock {
             openLoops[loop] = OpenLoop(owner: owner, ownerID: ownerID)
             loopsOpened += 1
             guard let task else { return nil }
@@ -71,12 +74,12 @@ final class AsyncActivity: @unchecked Sendable {
 
     /// An object whose stored tasks the harness searches from now on.
     func noteHolder(_ object: AnyObject, id: UInt32) {
-        lock.withLock { holders[id] = WeakObject(object: object) }
+        withLock { holders[id] = WeakObject(object: object) }
     }
 
     /// The holders still alive, to search.
     func liveHolders() -> [(id: UInt32, object: AnyObject)] {
-        lock.withLock {
+        withLock {
             holders.compactMap { id, holder in holder.object.map { (id, $0) } }.sorted { $0.id < $1.id }
         }
     }
@@ -87,7 +90,7 @@ final class AsyncActivity: @unchecked Sendable {
     func noteHeldTasks(_ tasks: [any HeldTask], holder: AnyObject, holderID: UInt32) -> [(loop: UInt32, owner: UInt32)]
     {
         var watch: [any HeldTask] = []
-        let found = lock.withLock { () -> [(loop: UInt32, owner: UInt32)] in
+        let found = withLock { () -> [(loop: UInt32, owner: UInt32)] in
             for task in tasks {
                 let identity = task.taskIdentity
                 if heldTasks[identity] == nil {
@@ -114,7 +117,7 @@ final class AsyncActivity: @unchecked Sendable {
     }
 
     private func heldTaskFinished(_ identity: Int) {
-        lock.withLock { heldTasks[identity]?.finished = true }
+        withLock { heldTasks[identity]?.finished = true }
     }
 
     /// The owner of `loop` when it has none yet and exactly one holder keeps
@@ -125,18 +128,19 @@ final class AsyncActivity: @unchecked Sendable {
         else { return nil }
         open.ownerID = ownerID
         open.owner = holder.object
+        if let owner = open.owner { heldUntilUnlock.append(owner) }
         openLoops[loop] = open
         return ownerID
     }
 
     /// Every task found in the test's objects, for ``Harness/cancelHeldTasks()``.
     func allHeldTasks() -> [any HeldTask] {
-        lock.withLock { heldTasks.sorted { $0.key < $1.key }.map(\.value.task) }
+        withLock { heldTasks.sorted { $0.key < $1.key }.map(\.value.task) }
     }
 
     /// Whether every task the test's objects keep has opened its loop, ended or been cancelled.
     var heldTasksStarted: Bool {
-        lock.withLock { !hasPendingHeldTaskLocked }
+        withLock { !hasPendingHeldTaskLocked }
     }
 
     private var hasPendingHeldTaskLocked: Bool {
@@ -144,7 +148,7 @@ final class AsyncActivity: @unchecked Sendable {
     }
 
     func loopEnded(_ loop: UInt32) {
-        lock.withLock {
+        withLock {
             openLoops[loop] = nil
             loopTasks[loop] = nil
         }
@@ -152,7 +156,26 @@ final class AsyncActivity: @unchecked Sendable {
 
     /// The app said it released `id` (``Harness/noteReleased(_:fileID:filePath:line:column:)``).
     func ownerReleased(_ id: UInt32) {
-        _ = lock.withLock { releasedOwners.insert(id) }
+        _ = withLock { releasedOwners.insert(id) }
+    }
+
+    /// Whether `loop`'s owner is gone; a live one is held until the lock goes.
+    private func isGoneLocked(_ loop: OpenLoop) -> Bool {
+        guard let owner = loop.owner else { return true }
+        heldUntilUnlock.append(owner)
+        return false
+    }
+
+    /// `lock.withLock`, then the objects held under it let go.
+    private func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer {
+            let held = heldUntilUnlock
+            heldUntilUnlock = []
+            lock.unlock()
+            withExtendedLifetime(held) {}
+        }
+        return try body()
     }
 
     /// Nothing left to wait for: at least `loops` loops opened so far, no
@@ -160,11 +183,11 @@ final class AsyncActivity: @unchecked Sendable {
     /// test's objects keep has opened its loop or finished, and every loop
     /// whose owner is gone or released has ended.
     func isSettled(loopsOpened loops: Int) -> Bool {
-        lock.withLock {
+        withLock {
             loopsOpened >= loops && pendingDeliveries == 0 && pendingMainActorTurns == 0 && bufferedValues == 0
                 && !hasPendingHeldTaskLocked
                 && !openLoops.values.contains { loop in
-                    loop.ownerID != 0 && (loop.owner == nil || releasedOwners.contains(loop.ownerID))
+                    loop.ownerID != 0 && (isGoneLocked(loop) || releasedOwners.contains(loop.ownerID))
                 }
         }
     }

@@ -69,7 +69,14 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
             self.owner = owner
         }
 
-        var ownerIsGone: Bool { ownerID != 0 && owner == nil }
+        /// Whether the owner is gone, read under `recorder`'s lock: a live
+        /// owner is held until the lock goes (its deinit must not run under it).
+        func ownerIsGoneLocked(_ recorder: Recorder) -> Bool {
+            guard ownerID != 0 else { return false }
+            guard let owner else { return true }
+            recorder.holdUntilUnlockLocked(owner)
+            return false
+        }
     }
 
     private struct Armed {
@@ -148,7 +155,7 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         recorder.withLock {
             // Only the first firing of a registration counts; the framework
             // calls it again for a write its own onChange makes.
-            guard !watch.ownerIsGone, !cutLocked(watch, context: context, dropped: &dropped),
+            guard !watch.ownerIsGoneLocked(recorder), !cutLocked(watch, context: context, dropped: &dropped),
                 let index = watch.armed.firstIndex(where: { $0.registration == registration })
             else { return }
             let armed = watch.armed.remove(at: index)
@@ -202,7 +209,7 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         var dropped: [Armed] = []
         defer { withExtendedLifetime(dropped) {} }
         recorder.withLock {
-            guard generation == watch.generation, !watch.ownerIsGone, watch.armed.isEmpty,
+            guard generation == watch.generation, !watch.ownerIsGoneLocked(recorder), watch.armed.isEmpty,
                 !cutLocked(watch, context: context, dropped: &dropped)
             else { return }
             _ = recorder.appendLocked(

@@ -83,15 +83,24 @@ final class InstrumentedObserverList: ObserverListBackend, @unchecked Sendable {
     /// the same address).
     private func newEntry(for observer: AnyObject, location: CodeLocation) -> KnownObserver {
         let entry = KnownObserver(observer, id: store.recorder.objectID(for: observer, site: location))
+        var alive: [AnyObject] = []
         knownLock.lock()
-        if known.count >= knownSweepThreshold { sweepKnownLocked() }
+        if known.count >= knownSweepThreshold { sweepKnownLocked(keepingAlive: &alive) }
         known[ObjectIdentifier(observer)] = entry
         knownLock.unlock()
+        withExtendedLifetime(alive) {}
         return entry
     }
 
-    private func sweepKnownLocked() {
-        known = known.filter { $0.value.object != nil }
+    /// Drops the entries of dead observers. The live ones, loaded from weak
+    /// references, go to `alive` for the caller to release after the lock:
+    /// a deinit run under it could come back to this list.
+    private func sweepKnownLocked(keepingAlive alive: inout [AnyObject]) {
+        known = known.filter { _, entry in
+            guard let object = entry.object else { return false }
+            alive.append(object)
+            return true
+        }
         knownSweepThreshold = max(16, 2 * known.count)
     }
 

@@ -501,6 +501,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                 }
                 if registration.hasObserverObject, let observer = registration.observer {
                     observers.insert(ObjectIdentifier(observer))
+                    recorder.holdUntilUnlockLocked(observer)  // its deinit must not run under the lock
                 }
             }
             return (names, everyChannel, observers)
