@@ -180,6 +180,7 @@ public final class Harness: Sendable {
     /// released object still alive is checked against its own block
     /// registrations (see `LeakPinning`).
     public func recording() -> Recording {
+        TokenOwners.waitForDyingHolders(in: recorder)
         recorder.sweepDeallocations()
         searchHeldTasks()
         TokenOwners.record(in: recorder)

@@ -57,6 +57,58 @@ extension Live {
             #expect(finding.objects == ["feed"])
         }
 
+        final class LastReference: @unchecked Sendable {
+            var object: AnyObject?
+            init(_ object: AnyObject?) { self.object = object }
+        }
+
+        /// A screen whose deinit, on another thread, has begun (its weak
+        /// references are empty) but not yet let its tokens go.
+        final class SlowlyLeavingScreen: @unchecked Sendable {
+            let center: InstrumentedNotificationCenter
+            var tokens: [any NSObjectProtocol] = []
+            let deinitStarted = DispatchSemaphore(value: 0)
+            let mayFinish = DispatchSemaphore(value: 0)
+            static let addLine: UInt = #line + 4
+            init(center: InstrumentedNotificationCenter) { self.center = center }
+
+            func viewWillAppear() {
+                tokens.append(center.addObserver(forName: .liveFeedReloaded, object: nil, queue: nil) { _ in })
+            }
+
+            deinit {
+                deinitStarted.signal()
+                mayFinish.wait()
+                for token in tokens { center.removeObserver(token) }
+            }
+        }
+
+        /// The same journey checked while a queue is letting the screen go:
+        /// the check waits a moment for the deinit under way, so the finding
+        /// is the one checking before or after it gives.
+        @Test func theRepeatIsFoundWhenTheCheckComesDuringTheDeinit() throws {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            var screen: SlowlyLeavingScreen? = SlowlyLeavingScreen(center: center)
+            let (started, mayFinish) = (screen!.deinitStarted, screen!.mayFinish)
+            harness.track(try #require(screen), label: "feed")
+            screen?.viewWillAppear()
+            screen?.viewWillAppear()
+            let last = LastReference(screen)
+            screen = nil
+            Thread { last.object = nil }.start()
+            started.wait()
+            // The deinit goes on once the check has begun.
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) { mayFinish.signal() }
+
+            let findings = harness.analyze().live("duplicate-registration")
+            withExtendedLifetime(center) {}
+            let finding = try #require(findings.first)
+            #expect(findings.count == 1)
+            #expect(finding.site?.line == Int(SlowlyLeavingScreen.addLine))
+            #expect(finding.objects == ["feed"])
+        }
+
         /// The classic shape: tokens removed only in deinit. The removals in
         /// the screen's deinit say whose they were.
         final class RemovingFeedScreen {
