@@ -161,7 +161,11 @@ import Testing
             #expect(firstDeath.sequence < secondTrack.sequence)
             return
         }
-        Issue.record("no new object got a dead observer's address in 20 attempts")
+        // Seen once in some thousand parallel runs: nothing was checked, which
+        // is not this list's failure. Said, not failed.
+        withKnownIssue("the allocator gave no new object a dead observer's address", isIntermittent: true) {
+            Issue.record("no new object got a dead observer's address in 20 attempts")
+        }
     }
 
     /// Adds an observer to `list` twice, lets it die, and returns a new
