@@ -17,7 +17,10 @@ final class Recorder: @unchecked Sendable {
     @exclusivity(unchecked) private var liveObjects: [UInt32: WeakReference] = [:]
     /// App objects loaded from weak references under the lock, released
     /// once it is let go (``holdUntilUnlockLocked(_:)``).
-    @exclusivity(unchecked) private var heldUntilUnlock: [AnyObject] = []
+    /// The first in a field of its own: the common case (one watched sender
+    /// read at a registry call) allocates nothing.
+    @exclusivity(unchecked) private var heldUntilUnlock: AnyObject?
+    @exclusivity(unchecked) private var moreHeldUntilUnlock: [AnyObject] = []
     @exclusivity(unchecked) private var objectIDs: [ObjectIdentifier: UInt32] = [:]
     @exclusivity(unchecked) private var deallocated = ObjectBits()
     /// Each class's unqualified name and its string id, found once per class
@@ -170,9 +173,11 @@ final class Recorder: @unchecked Sendable {
     /// ``holdUntilUnlockLocked(_:)``).
     @inline(__always)
     private func unlock() {
-        if heldUntilUnlock.isEmpty { return lock.unlock() }
-        let held = heldUntilUnlock
-        heldUntilUnlock = []
+        // `moreHeldUntilUnlock` is empty whenever the first field is.
+        if case .none = heldUntilUnlock { return lock.unlock() }
+        let held = (heldUntilUnlock, moreHeldUntilUnlock)
+        heldUntilUnlock = nil
+        moreHeldUntilUnlock = []
         lock.unlock()
         withExtendedLifetime(held) {}
     }
@@ -185,7 +190,7 @@ final class Recorder: @unchecked Sendable {
     /// forever.
     @inline(__always)
     func holdUntilUnlockLocked(_ object: AnyObject) {
-        heldUntilUnlock.append(object)
+        if case .none = heldUntilUnlock { heldUntilUnlock = object } else { moreHeldUntilUnlock.append(object) }
     }
 
     /// Whether the weak reference `reference` is empty, read under the lock

@@ -51,6 +51,22 @@ import Testing
         #expect(harness.recorder.isDeallocated(id))
     }
 
+    @Test func severalObjectsReadUnderOneLockAllWaitForIt() {
+        let harness = Harness()
+        let witnesses = (0..<3).map { _ in Witness() }
+        var objects: [Departing] = witnesses.map { witness in Departing { witness.note() } }
+        let ids = objects.map { harness.track($0).rawValue }
+        var ranUnderLock: [Bool] = []
+        harness.recorder.withLock {
+            for id in ids { #expect(!harness.recorder.isDeallocatedLocked(id)) }
+            objects = []
+            ranUnderLock = witnesses.map(\.deinitRan)
+        }
+        #expect(ranUnderLock == [false, false, false])
+        #expect(witnesses.map(\.deinitRan) == [true, true, true])
+        withExtendedLifetime(objects) {}
+    }
+
     @Test func aPlainListsDuplicateCheckKeepsTheObserverUntilItsLockGoes() {
         let list = ObserverList<Departing>(hold: .weak, dedupe: true)
         let witness = Witness()
