@@ -104,10 +104,17 @@ extension Live {
             let last = LastReference(screen)
             screen = nil
             Thread { last.object = nil }.start()
-            started.wait()
+            // Bounded waits: a regression fails this test, never hangs the suite.
+            guard started.wait(timeout: .now() + 60) == .success else {
+                Issue.record("the screen's deinit did not start within 60 s")
+                return
+            }
             #expect(harness.recorder.mayHaveTokenHolderDying())
             mayFinish.signal()
-            finished.wait()
+            guard finished.wait(timeout: .now() + 60) == .success else {
+                Issue.record("the screen's deinit did not finish within 60 s")
+                return
+            }
             #expect(!harness.recorder.mayHaveTokenHolderDying(), "the tokens went with their holder named")
 
             let findings = harness.analyze().live("duplicate-registration")
