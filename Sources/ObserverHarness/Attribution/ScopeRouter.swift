@@ -39,7 +39,7 @@ final class ScopeRouter: @unchecked Sendable {
     private final class Entry {
         /// Held weakly: the router must not keep a test's harness (and what
         /// its registries hold) alive. While a scope is open, the scope holds it.
-        weak var registries: HarnessRegistries?
+        weak var weakRegistries: HarnessRegistries?
         let key: ObjectIdentifier
         let serial: Int
         let recorder: ObjectIdentifier
@@ -50,7 +50,7 @@ final class ScopeRouter: @unchecked Sendable {
         var closedAt = 0
 
         init(_ registries: HarnessRegistries) {
-            self.registries = registries
+            weakRegistries = registries
             key = ObjectIdentifier(registries)
             serial = registries.serial
             recorder = registries.recorderID
@@ -60,6 +60,11 @@ final class ScopeRouter: @unchecked Sendable {
 
     private let lock = Lock()
     // Guarded by `lock`.
+    /// Registries read from entries' weak references under the lock,
+    /// released after it: if a test's harness went on another thread
+    /// meanwhile, ours is the last reference, and what its registries let go
+    /// (an app's block, its captures' deinits) may come back to the router.
+    private var heldUntilUnlock: [HarnessRegistries] = []
     /// The running tests, by registries and by recorder.
     private var running: [ObjectIdentifier: Entry] = [:]
     private var byRecorder: [ObjectIdentifier: Entry] = [:]
@@ -72,26 +77,45 @@ final class ScopeRouter: @unchecked Sendable {
     /// Finished tests' registrations, which every post still reaches.
     let leftovers = Leftovers()
 
+    /// `entry`'s registries, if its harness lives, held until the lock goes.
+    private func registriesLocked(_ entry: Entry) -> HarnessRegistries? {
+        guard let registries = entry.weakRegistries else { return nil }
+        heldUntilUnlock.append(registries)
+        return registries
+    }
+
+    /// `lock.withLock`, then the registries held under it let go.
+    private func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer {
+            let held = heldUntilUnlock
+            heldUntilUnlock = []
+            lock.unlock()
+            withExtendedLifetime(held) {}
+        }
+        return try body()
+    }
+
     // MARK: Scopes
 
     func enter(_ registries: HarnessRegistries) {
         let key = ObjectIdentifier(registries)
-        let activating: Bool = lock.withLock {
+        let activating: Bool = withLock {
             defer { activated = true }
             return !activated
         }
         if activating { RegistryScope.processCenter = RoutingCenter.shared }
         registries.hasOpenedScope = true
         var finishedHere: [HarnessRegistries] = []
-        lock.withLock {
-            let entry = running[key].flatMap { $0.registries === registries ? $0 : nil } ?? Entry(registries)
+        withLock {
+            let entry = running[key].flatMap { registriesLocked($0) === registries ? $0 : nil } ?? Entry(registries)
             running[key] = entry
             byRecorder[entry.recorder] = entry
             entry.depth += 1
             let others = running.values.filter { $0 !== entry }
             // Another open scope is a parallel test, unless this scope nests in it.
             let outer = RegistryScope.provider as? HarnessRegistries
-            if others.contains(where: { $0.depth > 0 && ($0.registries == nil || $0.registries !== outer) }) {
+            if others.contains(where: { $0.depth > 0 && !(registriesLocked($0).map { $0 === outer } ?? false) }) {
                 overlapped = true
             }
             // Run one at a time, a new test's scope means every closed one's test
@@ -109,7 +133,7 @@ final class ScopeRouter: @unchecked Sendable {
     }
 
     func exit(_ registries: HarnessRegistries) {
-        lock.withLock {
+        withLock {
             guard let entry = running[ObjectIdentifier(registries)] else { return }
             entry.depth -= 1
             closings += 1
@@ -120,8 +144,8 @@ final class ScopeRouter: @unchecked Sendable {
     /// The harness was released: its test ended, if it had not already (a
     /// later test's scope ends it in a run of one test at a time).
     func harnessEnded(_ registries: HarnessRegistries) {
-        let wasRunning: Bool = lock.withLock {
-            guard let entry = running[ObjectIdentifier(registries)], entry.registries === registries else {
+        let wasRunning: Bool = withLock {
+            guard let entry = running[ObjectIdentifier(registries)], registriesLocked(entry) === registries else {
                 return false
             }
             _ = removeLocked(entry)
@@ -138,12 +162,12 @@ final class ScopeRouter: @unchecked Sendable {
     private func removeLocked(_ entry: Entry) -> HarnessRegistries? {
         running[entry.key] = nil
         byRecorder[entry.recorder] = nil
-        return entry.registries
+        return registriesLocked(entry)
     }
 
     /// Drops the entries whose harness is gone without saying so.
     private func pruneLocked() {
-        for (key, entry) in running where entry.registries == nil {
+        for (key, entry) in running where registriesLocked(entry) == nil {
             running[key] = nil
             byRecorder[entry.recorder] = nil
         }
@@ -170,13 +194,13 @@ final class ScopeRouter: @unchecked Sendable {
         if let scope = RegistryScope.provider as? HarnessRegistries { return .test(scope) }
         let bound = bound()
         let frame = ThreadContext.current.frameRecorder
-        return lock.withLock {
-            if let frame, let entry = byRecorder[frame], let registries = entry.registries {
+        return withLock {
+            if let frame, let entry = byRecorder[frame], let registries = registriesLocked(entry) {
                 return .test(registries)
             }
             // Unless another running test has used what the work touches: a
             // shared object made in one test and used by another.
-            if let bound, let entry = running[ObjectIdentifier(bound)], entry.registries === bound {
+            if let bound, let entry = running[ObjectIdentifier(bound)], registriesLocked(entry) === bound {
                 guard seenByOtherLocked(than: bound, first, second) else { return .test(bound) }
                 return .untold(running: runningLocked())
             }
@@ -187,14 +211,14 @@ final class ScopeRouter: @unchecked Sendable {
     }
 
     private func runningLocked() -> [HarnessRegistries] {
-        running.values.sorted { $0.serial < $1.serial }.compactMap(\.registries)
+        running.values.sorted { $0.serial < $1.serial }.compactMap { registriesLocked($0) }
     }
 
     /// Whether a running test other than `test` has seen one of the objects.
     private func seenByOtherLocked(than test: HarnessRegistries, _ first: AnyObject?, _ second: AnyObject?) -> Bool {
         guard first != nil || second != nil else { return false }
         return running.values.contains { entry in
-            guard let registries = entry.registries, registries !== test else { return false }
+            guard let registries = registriesLocked(entry), registries !== test else { return false }
             return first.map(registries.hasSeen) == true || second.map(registries.hasSeen) == true
         }
     }
@@ -204,7 +228,7 @@ final class ScopeRouter: @unchecked Sendable {
         guard first != nil || second != nil, !running.isEmpty else { return nil }
         var owner: HarnessRegistries?
         for entry in running.values {
-            guard let registries = entry.registries else { continue }
+            guard let registries = registriesLocked(entry) else { continue }
             let seen = first.map(registries.hasSeen) == true || second.map(registries.hasSeen) == true
             guard seen else { continue }
             if owner != nil { return nil }  // several have: a shared object
@@ -218,17 +242,17 @@ final class ScopeRouter: @unchecked Sendable {
     private func soleTestLocked() -> HarnessRegistries? {
         guard !overlapped, !running.isEmpty, running.values.allSatisfy(\.infersSoleTest) else { return nil }
         let open = running.values.filter { $0.depth > 0 }
-        if open.count == 1 { return open[0].registries }
+        if open.count == 1 { return registriesLocked(open[0]) }
         guard open.isEmpty else { return nil }
-        return running.values.max { $0.closedAt < $1.closedAt }?.registries
+        return running.values.max { $0.closedAt < $1.closedAt }.flatMap { registriesLocked($0) }
     }
 
     /// Every running test's center that exists, and then the finished tests'
     /// centers where `observer` was registered: where its registrations may be.
     func centers(holding observer: AnyObject, first: HarnessRegistries?) -> [InstrumentedNotificationCenter] {
-        let others = lock.withLock {
-            running.values.filter { $0.registries !== first }.sorted { $0.serial < $1.serial }
-                .compactMap { $0.registries?.routedCenterIfMade }
+        let others = withLock {
+            running.values.filter { registriesLocked($0) !== first }.sorted { $0.serial < $1.serial }
+                .compactMap { registriesLocked($0)?.routedCenterIfMade }
         }
         let head = (first?.routedCenterIfMade).map { [$0] } ?? []
         return head + others + leftovers.centers(observedBy: observer)
