@@ -17,8 +17,10 @@
 ///   holder may be an object the test does not track) or as an earlier
 ///   token went on this thread (that deinit may still be running); or
 /// - with none found gone, the holder of the token that went just before on
-///   the same thread with nothing recorded between: the same deinit's next
-///   token. A removal passes its holder on only while the earlier token still
+///   the same thread with nothing recorded between, when that holder is the
+///   one tracked object found gone since this token was made: the same
+///   deinit's next token (not a deinit nested in it, which the release of a
+///   reference the deinit held can run on the same thread). A removal passes its holder on only while the earlier token still
 ///   exists (still held, so still in the deinit's body), which a removal by a
 ///   live screen right after another screen's deinit is not.
 ///
@@ -76,6 +78,8 @@ struct TokenHolderLedger {
         guard isLooking, gone.count < 2 else { return nil }
         let since = madeAt[token] ?? 0
         var read = 0
+        var diedSince: UInt32?
+        var severalDiedSince = false
         for death in deaths.reversed() {
             guard death.sequence >= since else { break }
             read += 1
@@ -84,11 +88,18 @@ struct TokenHolderLedger {
             // An earlier token's holder, found gone on this thread: with
             // another found gone now, either may be this token's.
             if death.atTokenEnd, let found = gone.first, death.id != found { return nil }
+            if let other = diedSince, other != death.id { severalDiedSince = true }
+            diedSince = death.id
         }
         if let found = gone.first { return found }
         guard let last, last.thread == thread, last.end == end else { return nil }
         if ending == .removed && madeAt[last.token] == nil { return nil }
-        return last.holder
+        // The same deinit's next token only if its holder is the one object
+        // that died since this token was made: a deinit the last one's
+        // release ran, nested in this one on the same thread, lets its own
+        // tokens go between two of this holder's.
+        guard !severalDiedSince, let holder = last.holder, diedSince == holder else { return nil }
+        return holder
     }
 
     /// `token` went, as the event just before `end`, with `holder` decided.

@@ -51,6 +51,7 @@ import Testing
 
     @Test func theNextDropRightAfterOnTheSameThreadHasTheSameHolder() {
         var ledger = ledger()
+        ledger.noteGone([1], at: 8, thread: 1, atTokenEnd: true)
         ledger.noteEnded(10, ending: .dropped, holder: 1, thread: 1, end: 10)
         ledger.tokenFreed(10)
         #expect(ledger.holder(of: 11, ending: .dropped, gone: [], thread: 1, end: 10) == 1)
@@ -58,10 +59,32 @@ import Testing
         #expect(ledger.holder(of: 11, ending: .dropped, gone: [], thread: 1, end: 12) == nil)
     }
 
+    /// Holder 1's deinit lets token 10 go; releasing what that held runs
+    /// holder 2's deinit on the same thread, nested, which lets its token 12
+    /// go right before holder 1's next token, 11: 11 is not 2's.
+    @Test func aDeinitNestedInAnotherDoesNotPassItsHolderOn() {
+        var ledger = ledger()
+        ledger.tokenMade(12, at: 5)
+        ledger.noteGone([1], at: 8, thread: 1, atTokenEnd: true)
+        ledger.noteEnded(10, ending: .dropped, holder: 1, thread: 1, end: 9)
+        ledger.noteGone([2], at: 9, thread: 1, atTokenEnd: true)
+        ledger.noteEnded(12, ending: .dropped, holder: 2, thread: 1, end: 11)
+        #expect(ledger.holder(of: 11, ending: .dropped, gone: [], thread: 1, end: 11) == nil)
+    }
+
+    /// A token's last holder that has not died since the token was made is
+    /// no deinit's: nothing is passed on.
+    @Test func aLastHolderStillAliveIsNotPassedOn() {
+        var ledger = ledger()
+        ledger.noteEnded(10, ending: .dropped, holder: 1, thread: 1, end: 10)
+        #expect(ledger.holder(of: 11, ending: .dropped, gone: [], thread: 1, end: 10) == nil)
+    }
+
     /// In a deinit's body the removed tokens are still held; a live
     /// screen's removal after another's deinit follows a freed token.
     @Test func aRemovalPassesItsHolderOnOnlyWhileTheEarlierTokenExists() {
         var ledger = ledger()
+        ledger.noteGone([1], at: 8, thread: 1, atTokenEnd: true)
         ledger.noteEnded(10, ending: .removed, holder: 1, thread: 1, end: 10)
         #expect(ledger.holder(of: 11, ending: .removed, gone: [], thread: 1, end: 10) == 1)
         ledger.tokenFreed(10)
