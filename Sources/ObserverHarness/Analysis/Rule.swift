@@ -85,6 +85,10 @@ protocol Rule: Sendable {
     /// Narrower: kinds of event of which one must carry one of these flags
     /// for the rule to fire (a flag's bit means something per kind). Nil: no such need.
     var firesOnlyWithFlagged: FlaggedKinds? { get }
+    /// Narrower still: facts the index finds as it is built (a removal that
+    /// matched nothing, a post that reached no one), of which one must hold.
+    /// Nil: no such need.
+    var firesOnlyWithFact: TraceFacts? { get }
     func check(_ trace: TraceIndex, into findings: inout RuleFindings)
     /// Judges two explored replays whose outcomes differ (most rules need only one trace).
     func check(_ divergence: Divergence, into findings: inout [Finding])
@@ -96,6 +100,8 @@ extension Rule {
     var firesOnlyWith: EventKinds { EventKinds() }
 
     var firesOnlyWithFlagged: FlaggedKinds? { nil }
+
+    var firesOnlyWithFact: TraceFacts? { nil }
 
     /// Every finding of this rule in `trace`, as found: repeats not folded.
     func check(_ trace: TraceIndex, into findings: inout [Finding]) {
@@ -183,23 +189,43 @@ struct FlaggedKinds: Sendable {
     let flags: EventFlags
 }
 
+/// Facts about a recording that only the whole of it shows, found as the
+/// index is built: a rule that needs one that does not hold is skipped.
+struct TraceFacts: OptionSet, Hashable, Sendable {
+    let rawValue: UInt8
+
+    /// A removal matched no registration (or ended one already ended).
+    static let unmatchedRemoval = TraceFacts(rawValue: 1 << 0)
+    /// A notification center's post reached no registration.
+    static let unreceivedCenterPost = TraceFacts(rawValue: 1 << 1)
+    /// A notification center's post reached exactly one registration.
+    static let singleReceiverCenterPost = TraceFacts(rawValue: 1 << 2)
+}
+
 /// What occurs in a recording, as far as deciding which rules can fire:
-/// each kind of event, and the flags its events carried.
+/// each kind of event, the flags its events carried, and ``TraceFacts``.
 struct EventsPresent {
     private(set) var kinds = EventKinds()
     /// Per kind (by raw value), every flag its events carried.
     private var flagsByKind = [UInt8](repeating: 0, count: EventKind.allCases.count)
+    /// ``TraceFacts`` bits (raw: an `OptionSet` is generic code in a debug build).
+    private var facts: UInt8 = 0
 
     mutating func insert(_ kind: EventKind, flags: UInt8) {
         kinds.insert(kind)
         flagsByKind[Int(kind.rawValue)] |= flags
     }
 
+    mutating func insert(_ fact: TraceFacts) { facts |= fact.rawValue }
+
+    func holds(_ fact: TraceFacts) -> Bool { facts & fact.rawValue != 0 }
+
     /// Whether `rule` can fire on what occurs: it is skipped otherwise.
     func admits(_ rule: any Rule) -> Bool { admits(RuleNeeds(rule)) }
 
     func admits(_ needs: RuleNeeds) -> Bool {
         guard needs.kinds.isEmpty || needs.kinds.intersects(kinds) else { return false }
+        if let needed = needs.fact, facts & needed.rawValue == 0 { return false }
         guard let flagged = needs.flagged else { return true }
         var bits = flagged.kinds.bits  // each kind named, lowest first
         while bits != 0 {
@@ -215,9 +241,11 @@ struct EventsPresent {
 struct RuleNeeds: Sendable {
     let kinds: EventKinds
     let flagged: FlaggedKinds?
+    let fact: TraceFacts?
 
     init(_ rule: any Rule) {
         kinds = rule.firesOnlyWith
         flagged = rule.firesOnlyWithFlagged
+        fact = rule.firesOnlyWithFact
     }
 }

@@ -316,6 +316,7 @@ struct TraceIndex {
                 {
                     registrationStates[slot].removeSequence = sequence
                 }
+                if event.registration == 0 { present.insert(.unmatchedRemoval) }
                 removals.append(sequence)
                 mutations.append(sequence)
             case .tokenDropped:
@@ -392,11 +393,28 @@ struct TraceIndex {
             }
         }
         if reAddedOrder != nil { markObservedChannelsOfLatestAdds(registries) }
+        noteCenterPostsReachingAtMostOne(registries)
         // The views share the lists' storage: no copy.
         posts = Posts(states: postStates, events: recording.events)
         registrationsInOrder = RegistrationsInOrder(
             states: registrationStates, slots: reAddedOrder, events: recording.events,
             deadDeliveriesBySlot: deadDeliveriesBySlot)
+    }
+
+    /// Whether a notification center's post reached no one, or exactly one
+    /// registration: `unobserved-post` and `single-receiver-broadcast` run
+    /// only then (most tests' posts reach several, or all reach one).
+    private mutating func noteCenterPostsReachingAtMostOne(_ registries: [RegistryInfo]) {
+        var position = 0
+        while position < postStates.count {
+            let state = postStates[position]
+            position += 1
+            let receivers = state.deliveries.count
+            guard receivers <= 1 else { continue }
+            let event = recording.events[Int(state.sequence)]
+            guard event.kind == .post, registries[Int(event.registry)].kind == .notificationCenter else { continue }
+            present.insert(receivers == 0 ? .unreceivedCenterPost : .singleReceiverCenterPost)
+        }
     }
 
     private mutating func markChannel(_ key: Int, _ side: UInt8) {
@@ -587,7 +605,7 @@ struct TraceIndex {
     var hasSteps: Bool { !stepStarts.isEmpty }
 
     func site(_ id: UInt32) -> CallSite? { recording.site(id) }
-    func location(_ id: UInt32) -> CodeLocation? { id == 0 ? nil : recording.siteLocations[Int(id)] }
+    func location(_ id: UInt32) -> CodeLocation? { recording.location(id) }
     func string(_ id: UInt32) -> String { recording.string(id) }
     func registryName(_ id: UInt32) -> String { recording.registry(id).name }
     func registryInfo(_ id: UInt32) -> RegistryInfo { recording.registry(id) }

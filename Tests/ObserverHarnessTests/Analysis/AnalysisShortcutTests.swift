@@ -40,6 +40,31 @@ import Testing
         #expect(skipped > 0, "no scenario let a rule be skipped")
     }
 
+    /// The facts that let a rule be skipped hold exactly when the recording
+    /// shows them, read here from the posts and removals themselves.
+    @Test func theFactsRulesNeedHoldExactlyWhenTheirEventsOccur() throws {
+        var held: [TraceFacts: Int] = [:]
+        var missing: [TraceFacts: Int] = [:]
+        for (name, scenario) in Self.scenarios() {
+            let trace = try Replay(scenario, schedule: Schedule()).run().trace
+            let centerPosts = trace.posts.filter {
+                $0.kind == .post && trace.registryKind($0.registry) == .notificationCenter
+            }
+            let expected: [(TraceFacts, Bool)] = [
+                (.unmatchedRemoval, trace.removals.contains { trace.events[$0].registration == 0 }),
+                (.unreceivedCenterPost, centerPosts.contains { $0.deliveries.isEmpty }),
+                (.singleReceiverCenterPost, centerPosts.contains { $0.deliveries.count == 1 }),
+            ]
+            for (fact, holds) in expected {
+                #expect(trace.present.holds(fact) == holds, "\(name): \(fact.rawValue)")
+                if holds { held[fact, default: 0] += 1 } else { missing[fact, default: 0] += 1 }
+            }
+        }
+        for fact in [TraceFacts.unmatchedRemoval, .unreceivedCenterPost, .singleReceiverCenterPost] {
+            #expect(held[fact, default: 0] > 0 && missing[fact, default: 0] > 0, "fact \(fact.rawValue) never varies")
+        }
+    }
+
     /// mutation-during-notify skips its walk when no add or remove ran
     /// inside a delivery or its loop: the same findings as the walk.
     @Test func mutationDuringNotifySkippingItsWalkChangesNoFinding() throws {

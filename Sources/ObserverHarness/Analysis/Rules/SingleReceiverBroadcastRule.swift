@@ -39,6 +39,8 @@ struct SingleReceiverBroadcastRule: Rule {
                 """)
         ])
 
+    let firesOnlyWithFact: TraceFacts? = .singleReceiverCenterPost
+
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         let looping = postsInCutLoops(trace)
         // Per channel, in one pass: whether every post so far reached exactly

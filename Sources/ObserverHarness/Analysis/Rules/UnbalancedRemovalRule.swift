@@ -48,6 +48,8 @@ struct UnbalancedRemovalRule: Rule {
 
     private struct Key: Hashable { let registry: UInt32, observer: UInt32 }
 
+    let firesOnlyWithFact: TraceFacts? = .unmatchedRemoval
+
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Removals that matched nothing are rare: index the registrations of
         // their observers only (indexing every registration cost more than

@@ -34,6 +34,8 @@ struct UnobservedPostRule: Rule {
 
     private struct Channel: Hashable { let registry: UInt32, channel: UInt32 }
 
+    let firesOnlyWithFact: TraceFacts? = .unreceivedCenterPost
+
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Keyed by channel number: a hash per post was most of this rule's time.
         var unreceived: [Int: [TraceIndex.PostRecord]] = [:]
