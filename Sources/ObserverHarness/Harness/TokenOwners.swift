@@ -37,19 +37,25 @@ enum TokenOwners {
     }
 
     static func record(in recorder: Recorder) {
-        // Most tests' tokens are gone by the check (or there were none): no search.
-        guard recorder.hasLiveRegistrationToken else { return }
-        let live = recorder.liveObjectsNow()
-        let tokens = recorder.registrationTokenIDs
+        // Most tests' tokens are gone by the check, or their owners known: no search.
+        guard let input = recorder.tokenOwnerSearch() else { return }
         var tokenIDs: [ObjectIdentifier: UInt32] = [:]
-        for (id, object) in live where tokens.contains(id) { tokenIDs[ObjectIdentifier(object)] = id }
-        guard !tokenIDs.isEmpty else { return }
-        let known = Set(live.map { ObjectIdentifier($0.object) })
+        var index = 0
+        while index < input.unownedTokenKeys.count {
+            tokenIDs[input.unownedTokenKeys[index]] = input.unownedTokenIDs[index]
+            index += 1
+        }
+        // The holders each token was found in, by token id.
         var owners: [UInt32: [UInt32]] = [:]
-        // A block's queue is tracked too; it holds no user's token.
-        for (id, object) in live where !tokens.contains(id) && !(object is OperationQueue) {
-            var search = Search(known: known) { tokenIDs[ObjectIdentifier($0)] }
-            search.visited.insert(ObjectIdentifier(object))
+        index = 0
+        while index < input.holders.count {
+            let object = input.holders[index]
+            let id = input.holderIDs[index]
+            index += 1
+            // A block's queue is tracked too; it holds no user's token.
+            if object is OperationQueue { continue }
+            // No `visited` entry for the object itself: it is known, so a path back to it stops there.
+            var search = Search(known: input.known) { tokenIDs[ObjectIdentifier($0)] }
             search.enter(object, classDepth: classDepthLimit)
             for token in search.found { owners[token, default: []].append(id) }
         }
@@ -57,6 +63,7 @@ enum TokenOwners {
             guard let holders = owners[token], holders.count == 1 else { continue }
             recorder.recordTokenOwner(holders[0], of: token)
         }
+        withExtendedLifetime(input.tokens) {}
     }
 
     /// The tokens `object` keeps now in its own stored values (optionals,

@@ -31,6 +31,10 @@ final class Recorder: @unchecked Sendable {
     @exclusivity(unchecked) private var siteLocations: [CodeLocation?] = [nil]
     /// This recording's site id for each ``SiteCatalog`` number (0: not yet seen here).
     @exclusivity(unchecked) private var siteIDsByNumber: [UInt32] = []
+    /// Per site id, its catalog number, for a site whose text a recording
+    /// reads from the catalog (`Recording.notFromCatalog` for the others);
+    /// empty until one is. See ``materializeSitesLocked()``.
+    @exclusivity(unchecked) private var siteNumbers: [UInt32] = []
     /// Site ids by text, built only once a site comes as text (a scenario
     /// step) or outside the catalog, and kept up to date from then on: until
     /// then every site here came from the catalog, whose texts are distinct.
@@ -424,14 +428,19 @@ final class Recorder: @unchecked Sendable {
     private func siteIDLocked(catalogNumber number: UInt32) -> UInt32 {
         let index = Int(number)
         if index < siteIDsByNumber.count, siteIDsByNumber[index] != 0 { return siteIDsByNumber[index] }
-        let entry = SiteCatalog.shared.entry(number)
         let id: UInt32
         if siteTextIDs != nil {
+            let entry = SiteCatalog.shared.entry(number)
             id = siteIDLocked(text: entry.site, location: entry.location)
         } else {
-            sites.append(entry.site)
-            siteLocations.append(entry.location)
-            id = UInt32(sites.count - 1)
+            // Its text stays in the catalog: a recording reads it from there.
+            id = UInt32(sites.count)
+            sites.append(Self.catalogSite)
+            siteLocations.append(nil)
+            if siteNumbers.count < sites.count - 1 {
+                siteNumbers += [UInt32](repeating: Recording.notFromCatalog, count: sites.count - 1 - siteNumbers.count)
+            }
+            siteNumbers.append(number)
         }
         if index >= siteIDsByNumber.count {
             // An array, not `repeatElement`: a debug build (what `swift test` makes)
@@ -443,9 +452,29 @@ final class Recorder: @unchecked Sendable {
         return id
     }
 
+    /// What `sites` holds for a site whose text is in the catalog.
+    private static let catalogSite = CallSite(file: "", line: 0)
+
+    /// Copies in the text and location of the sites whose text is in the
+    /// catalog: once a site comes as text, sites are indexed by text here.
+    private func materializeSitesLocked() {
+        var index = 0
+        while index < siteNumbers.count {
+            let number = siteNumbers[index]
+            if number != Recording.notFromCatalog {
+                let entry = SiteCatalog.shared.entry(number)
+                sites[index] = entry.site
+                siteLocations[index] = entry.location
+            }
+            index += 1
+        }
+        siteNumbers = []
+    }
+
     /// A site by its text: one already here (from either source) keeps its id.
     private func siteIDLocked(text site: CallSite, location: CodeLocation?) -> UInt32 {
         if siteTextIDs == nil {
+            materializeSitesLocked()
             var index: [CallSite: UInt32] = [:]
             for id in sites.indices.dropFirst() where index[sites[id]] == nil { index[sites[id]] = UInt32(id) }
             siteTextIDs = index
@@ -739,15 +768,53 @@ final class Recorder: @unchecked Sendable {
     /// Release the result outside any registry call: a deinit may run then.
     func liveObjectsNow() -> [(id: UInt32, object: AnyObject)] {
         withLock {
-            // The ids ordered before the pairs are made: a debug build sorts
-            // pairs by a closure through unspecialised generic code.
-            var ids: [UInt32] = []
-            for (id, reference) in liveObjects where !isGoneLocked(reference) { ids.append(id) }
-            var alive: [(id: UInt32, object: AnyObject)] = []
-            for id in inIDOrder(ids) {
-                if let object = liveObjects[id]?.object { alive.append((id, object)) }
+            var live = LiveObjects()
+            collectLiveLocked(into: &live)
+            return live.inIDOrder()
+        }
+    }
+
+    /// What a search for registration tokens' owners reads (``TokenOwners``),
+    /// in one pass under the lock: the live tracked objects, and which are
+    /// tokens with no owner recorded. Nil when no such token lives (most
+    /// tests: their tokens are gone, or their owners known, by the check);
+    /// a search never overrides an owner, so owned tokens need none.
+    func tokenOwnerSearch() -> TokenOwnerSearchInput? {
+        withLock {
+            guard !registrationTokens.isEmpty else { return nil }
+            var needed = false
+            for id in registrationTokens where tokenOwners[id] == nil && liveObjects[id] != nil && !isGoneLocked(id) {
+                needed = true
+                break
             }
-            return alive
+            guard needed else { return nil }
+            // In hash order: which holder is searched first changes nothing.
+            var input = TokenOwnerSearchInput()
+            for (id, reference) in liveObjects {
+                guard let object = reference.object else { continue }
+                if !registrationTokens.contains(id) {
+                    input.holderIDs.append(id)
+                    input.holders.append(object)
+                } else {
+                    input.tokens.append(object)
+                    if tokenOwners[id] == nil {
+                        input.unownedTokenKeys.append(ObjectIdentifier(object))
+                        input.unownedTokenIDs.append(id)
+                    }
+                }
+                input.known.insert(ObjectIdentifier(object))
+            }
+            return input
+        }
+    }
+
+    /// Every tracked object still alive, held strongly: they are the
+    /// caller's to return, so none is released under the lock.
+    private func collectLiveLocked(into live: inout LiveObjects) {
+        for (id, reference) in liveObjects {
+            guard let object = reference.object else { continue }
+            live.ids.append(id)
+            live.objects.append(object)
         }
     }
 
@@ -756,9 +823,6 @@ final class Recorder: @unchecked Sendable {
     func liveObject(_ id: UInt32) -> AnyObject? {
         withLock { liveObjects[id]?.object }
     }
-
-    /// The objects tracked as registration tokens.
-    var registrationTokenIDs: Set<UInt32> { withLock { registrationTokens } }
 
     /// Whether a tracked object has lost its weak reference, unrecorded,
     /// while a block token with no holder known is still alive: the
@@ -774,14 +838,6 @@ final class Recorder: @unchecked Sendable {
             }
             guard ownerless else { return false }
             for id in tokenHolders.tracked where isGoneLocked(id) { return true }
-            return false
-        }
-    }
-
-    /// Whether any registration token is still alive.
-    var hasLiveRegistrationToken: Bool {
-        withLock {
-            for id in registrationTokens where liveObjects[id] != nil && !isGoneLocked(id) { return true }
             return false
         }
     }
@@ -905,7 +961,7 @@ final class Recorder: @unchecked Sendable {
             Recording(
                 events: EventLog(storage: storage, count: storage.count),
                 strings: strings.strings, objects: objects, registries: registries,
-                sites: sites, siteLocations: siteLocations)
+                sites: sites, siteLocations: siteLocations, siteNumbers: siteNumbers)
         }
     }
 
@@ -924,6 +980,7 @@ final class Recorder: @unchecked Sendable {
             tableBytes += objectIDs.capacity * (MemoryLayout<ObjectIdentifier>.stride + MemoryLayout<UInt32>.stride)
             tableBytes += deallocated.byteCount
             tableBytes += sites.capacity * (MemoryLayout<CallSite>.stride + MemoryLayout<CodeLocation?>.stride)
+            tableBytes += siteNumbers.capacity * MemoryLayout<UInt32>.stride
             return MemoryFootprint(events: storage.count, eventBytes: eventBytes, tableBytes: tableBytes)
         }
     }
@@ -1007,4 +1064,50 @@ struct WeakReference {
         // `if let`, not `map`: a generic call in a debug build, per object tracked.
         if let object { key = ObjectIdentifier(object) } else { key = nil }
     }
+}
+
+/// Tracked objects and their ids, gathered in hash order.
+private struct LiveObjects {
+    var ids: [UInt32] = []
+    var objects: [AnyObject] = []
+
+    /// The pairs by id (insertion sort on the ids for the few a test has:
+    /// a debug build sorts pairs by a closure through unspecialised generic code).
+    func inIDOrder() -> [(id: UInt32, object: AnyObject)] {
+        var order: [Int] = []
+        var next = 0
+        while next < ids.count {
+            var slot = order.count
+            order.append(next)
+            while slot > 0, ids[order[slot - 1]] > ids[next] {
+                order[slot] = order[slot - 1]
+                slot -= 1
+            }
+            order[slot] = next
+            next += 1
+        }
+        var pairs: [(id: UInt32, object: AnyObject)] = []
+        var index = 0
+        while index < order.count {
+            pairs.append((ids[order[index]], objects[order[index]]))
+            index += 1
+        }
+        return pairs
+    }
+}
+
+/// See ``Recorder/tokenOwnerSearch()``. Parallel arrays, not arrays of
+/// pairs: a debug build handles a tuple element through generic code.
+struct TokenOwnerSearchInput {
+    /// The live tracked objects that are not tokens, and their ids.
+    var holders: [AnyObject] = []
+    var holderIDs: [UInt32] = []
+    /// The live tokens, held so that none is let go under the recorder's
+    /// lock (its deinit records through it).
+    var tokens: [AnyObject] = []
+    /// The live tokens with no owner recorded: their identities and ids.
+    var unownedTokenKeys: [ObjectIdentifier] = []
+    var unownedTokenIDs: [UInt32] = []
+    /// Every live tracked object: a search stops at them.
+    var known: Set<ObjectIdentifier> = []
 }

@@ -5,10 +5,53 @@ public struct Recording: Sendable {
     let strings: [String]
     let objects: [ObjectInfo]
     let registries: [RegistryInfo]
-    let sites: [CallSite]
+    /// The sites by id; a site taken from the process's ``SiteCatalog`` has
+    /// a placeholder here and its number in `siteNumbers`.
+    private let ownSites: [CallSite]
     /// The caller's original location for sites recorded in process (nil for
-    /// sites read from a trace or a scenario).
-    let siteLocations: [CodeLocation?]
+    /// sites read from a trace or a scenario), by id as `ownSites`.
+    private let ownSiteLocations: [CodeLocation?]
+    /// Per site id, its catalog number, or ``Recording/notFromCatalog``;
+    /// empty when no site came from the catalog. A snapshot copies no site text.
+    private let siteNumbers: [UInt32]
+
+    static let notFromCatalog = UInt32.max
+
+    init(
+        events: EventLog, strings: [String], objects: [ObjectInfo], registries: [RegistryInfo],
+        sites: [CallSite], siteLocations: [CodeLocation?], siteNumbers: [UInt32] = []
+    ) {
+        self.events = events
+        self.strings = strings
+        self.objects = objects
+        self.registries = registries
+        ownSites = sites
+        ownSiteLocations = siteLocations
+        self.siteNumbers = siteNumbers
+    }
+
+    /// Every site by id, id 0 (no site) first.
+    var sites: [CallSite] { ownSites.indices.map(siteText) }
+
+    /// Every site's caller location by id (see `ownSiteLocations`).
+    var siteLocations: [CodeLocation?] { ownSites.indices.map(siteLocation) }
+
+    private func siteText(_ index: Int) -> CallSite {
+        if index < siteNumbers.count, siteNumbers[index] != Self.notFromCatalog {
+            return SiteCatalog.shared.site(siteNumbers[index])
+        }
+        return ownSites[index]
+    }
+
+    private func siteLocation(_ index: Int) -> CodeLocation? {
+        if index < siteNumbers.count, siteNumbers[index] != Self.notFromCatalog {
+            return SiteCatalog.shared.entry(siteNumbers[index]).location
+        }
+        return ownSiteLocations[index]
+    }
+
+    /// The caller's location of a site id, nil for none (or a site not recorded in process).
+    func location(_ id: UInt32) -> CodeLocation? { id == 0 ? nil : siteLocation(Int(id)) }
 
     /// The number of recorded events.
     public var eventCount: Int { events.count }
@@ -18,7 +61,7 @@ public struct Recording: Sendable {
     func registry(_ id: UInt32) -> RegistryInfo { registries[Int(id)] }
 
     /// The site of an event, nil when it has none.
-    func site(_ id: UInt32) -> CallSite? { id == 0 ? nil : sites[Int(id)] }
+    func site(_ id: UInt32) -> CallSite? { id == 0 ? nil : siteText(Int(id)) }
 
     /// `label` or `Type#id` of an object id.
     func objectName(_ id: UInt32) -> String { objects[Int(id)].displayName(id: id) }

@@ -119,8 +119,9 @@ struct TraceWriter {
             if registry.snapshotDelivery { line["snapshot"] = .bool(true) }
             try body(line)
         }
-        for id in recording.sites.indices.dropFirst() {
-            let site = recording.sites[id]
+        let sites = recording.sites
+        for id in sites.indices.dropFirst() {
+            let site = sites[id]
             var line: JSONObject = ["site": .int(id), "file": .string(site.file), "line": .int(site.line)]
             if site.column != 0 { line["column"] = .int(site.column) }
             try body(line)

@@ -1,0 +1,65 @@
+import ObserverHarnessInterface
+import Testing
+
+@testable import ObserverHarness
+
+/// A recording reads the text of its live call sites from the process's
+/// catalog, by number, rather than copying each: what it reads must be what
+/// the app's calls gave, whatever came before or after.
+@Suite struct SiteCatalogTests {
+    /// Lines no other test uses: the catalog is the process's.
+    private static func location(line: UInt, column: UInt = 7) -> CodeLocation {
+        CodeLocation(fileID: "SiteCatalogTests/Far.swift", filePath: "/tmp/Far.swift", line: line, column: column)
+    }
+
+    @Test func thousandsOfSitesEachKeepTheirOwnText() {
+        let recorder = Recorder()
+        let lines = (0..<3_000).map { UInt(900_000 + $0) }
+        let ids = lines.map { recorder.siteID(Self.location(line: $0)) }
+        #expect(Set(ids).count == lines.count, "two sites share an id")
+        // Again, in another order: the same ids.
+        for index in stride(from: lines.count - 1, through: 0, by: -7) {
+            #expect(recorder.siteID(Self.location(line: lines[index])) == ids[index])
+        }
+        let recording = recorder.snapshot()
+        for (line, id) in zip(lines, ids) {
+            #expect(recording.site(id) == CallSite(file: "SiteCatalogTests/Far.swift", line: Int(line), column: 7))
+            #expect(recording.location(id)?.line == line)
+        }
+    }
+
+    @Test func theSameLineAtAnotherColumnIsAnotherSite() {
+        let recorder = Recorder()
+        let first = recorder.siteID(Self.location(line: 910_001, column: 3))
+        let second = recorder.siteID(Self.location(line: 910_001, column: 4))
+        #expect(first != second)
+        #expect(recorder.snapshot().site(second)?.column == 4)
+    }
+
+    @Test func aSnapshotStillReadsItsSitesAfterTheCatalogGrows() {
+        let recorder = Recorder()
+        let id = recorder.siteID(Self.location(line: 920_000))
+        let early = recorder.snapshot()
+        // Enough new sites for the catalog to take new chunks and grow its table.
+        for line in 920_001...920_600 { _ = Recorder().siteID(Self.location(line: UInt(line))) }
+        #expect(early.site(id) == CallSite(file: "SiteCatalogTests/Far.swift", line: 920_000, column: 7))
+        #expect(early.sites.count == early.siteLocations.count)
+    }
+
+    /// A site that comes as text (a scenario's step) after live ones: sites
+    /// are indexed by text from then on, and the live ones keep text and location.
+    @Test func aSiteGivenAsTextAfterLiveSitesMatchesTheirText() {
+        let recorder = Recorder()
+        let live = recorder.siteID(Self.location(line: 930_000))
+        let other = recorder.siteID(Self.location(line: 930_001))
+        let asText = recorder.siteID(CallSite(file: "SiteCatalogTests/Far.swift", line: 930_000, column: 7))
+        #expect(asText == live)
+        let later = recorder.siteID(Self.location(line: 930_002))
+        let recording = recorder.snapshot()
+        #expect(Set([live, other, later]).count == 3)
+        #expect(recording.site(other)?.line == 930_001)
+        #expect(recording.site(later)?.line == 930_002)
+        #expect(recording.location(live)?.line == 930_000)
+        #expect(recording.location(later)?.line == 930_002)
+    }
+}
