@@ -185,6 +185,8 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         registrations[registration.position] = nil
         activeRegistrations -= 1
         guard var others = byObserver.removeValue(forKey: registration.observerID) else { return }
+        // Most observers have one registration here: it was this one.
+        if others.count == 1, others[0] === registration { return }
         others.removeAll { $0 === registration }
         if !others.isEmpty { byObserver[registration.observerID] = others }
     }
@@ -206,8 +208,14 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         _ registrationID: UInt32, observerID: UInt32, where accepts: (Registration<Handler>) -> Bool = { _ in true }
     ) -> Registration<Handler>? {
         guard registrationID != 0 else { return nil }
-        if let found = byObserver[observerID]?.first(where: { $0.id == registrationID }) {
-            return accepts(found) ? found : nil
+        // By index, not `first(where:)`: a debug build runs that as unspecialised generic code.
+        if let ofObserver = byObserver[observerID] {
+            var index = 0
+            while index < ofObserver.count {
+                let found = ofObserver[index]
+                if found.id == registrationID { return accepts(found) ? found : nil }
+                index += 1
+            }
         }
         for case let registration? in registrations where registration.id == registrationID {
             return accepts(registration) ? registration : nil
