@@ -1071,9 +1071,13 @@ private struct LiveObjects {
     var ids: [UInt32] = []
     var objects: [AnyObject] = []
 
-    /// The pairs by id (insertion sort on the ids for the few a test has:
-    /// a debug build sorts pairs by a closure through unspecialised generic code).
+    /// The pairs by id: an insertion sort for the few a test has (a debug
+    /// build sorts by a closure through unspecialised generic code), a sort
+    /// for more.
     func inIDOrder() -> [(id: UInt32, object: AnyObject)] {
+        guard ids.count <= 16 else {
+            return ids.indices.sorted { ids[$0] < ids[$1] }.map { (ids[$0], objects[$0]) }
+        }
         var order: [Int] = []
         var next = 0
         while next < ids.count {

@@ -18,6 +18,19 @@ import Testing
         #expect(deallocations == ids.sorted())
     }
 
+    /// Few (an insertion sort) and many (a sort): the live ones, by id.
+    @Test(arguments: [5, 200]) func theLiveObjectsAreListedInIDOrder(count: Int) {
+        let harness = Harness()
+        var screens: [Screen?] = (0..<count).map { _ in Screen() }
+        let ids = screens.map { harness.track($0!).rawValue }
+        for index in stride(from: 1, to: count, by: 3) { screens[index] = nil }
+        let live = harness.recorder.liveObjectsNow()
+        let expected = zip(ids, screens).filter { $0.1 != nil }.map(\.0).sorted()
+        #expect(live.map(\.id) == expected)
+        #expect(live.allSatisfy { pair in screens.contains { $0 === pair.object } })
+        withExtendedLifetime(screens) {}
+    }
+
     @Test func aDeadObjectsIDIsNeverReusedAndItsDeathIsRecordedOnce() {
         let harness = Harness()
         var first: UInt32 = 0
