@@ -207,7 +207,7 @@ struct TraceFacts: OptionSet, Hashable, Sendable {
 struct EventsPresent {
     private(set) var kinds = EventKinds()
     /// Per kind (by raw value), every flag its events carried.
-    private var flagsByKind = [UInt8](repeating: 0, count: EventKind.allCases.count)
+    private var flagsByKind = [UInt8](repeating: 0, count: EventKind.caseCount)
     /// ``TraceFacts`` bits (raw: an `OptionSet` is generic code in a debug build).
     private var facts: UInt8 = 0
 

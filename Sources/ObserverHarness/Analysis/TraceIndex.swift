@@ -440,28 +440,33 @@ struct TraceIndex {
     /// growing by doubling copies every list and touches ~1.5x its pages.
     /// Notes which kinds occur, and the flags each carried, on the way.
     private mutating func reserveCapacities(_ events: EventLog) {
-        var counting = [Int](repeating: 0, count: EventKind.allCases.count)
-        var flags = [UInt8](repeating: 0, count: counting.count)
-        counting.withUnsafeMutableBufferPointer { counts in
-            flags.withUnsafeMutableBufferPointer { flags in
-                // By index, in `while` loops: a debug build (what `swift test`
-                // makes) walks a collection, or a range, through unspecialised
-                // generic code, many times slower.
-                var index = 0
-                while index < events.endIndex {
-                    let event = events[index]
-                    counts[Int(event.kind.rawValue)] &+= 1
-                    flags[Int(event.kind.rawValue)] |= event.flags.rawValue
-                    index += 1
-                }
-            }
+        // Plain pointers, not `withUnsafeMutableBufferPointer`: its nested
+        // generic closures cost a debug build (what `swift test` makes) more
+        // than a small test's whole count.
+        let kinds = EventKind.caseCount
+        let counting = UnsafeMutablePointer<Int>.allocate(capacity: kinds)
+        counting.initialize(repeating: 0, count: kinds)
+        let flags = UnsafeMutablePointer<UInt8>.allocate(capacity: kinds)
+        flags.initialize(repeating: 0, count: kinds)
+        defer {
+            counting.deallocate()
+            flags.deallocate()
         }
-        let counts = counting
+        // By index, in a `while` loop: a debug build walks a collection, or a
+        // range, through unspecialised generic code, many times slower.
+        var index = 0
+        while index < events.endIndex {
+            let event = events[index]
+            counting[Int(event.kind.rawValue)] &+= 1
+            flags[Int(event.kind.rawValue)] |= event.flags.rawValue
+            index += 1
+        }
         var kind = 0
-        while kind < counts.count {
-            if counts[kind] > 0 { present.insert(EventKind(rawValue: UInt8(kind))!, flags: flags[kind]) }
+        while kind < kinds {
+            if counting[kind] > 0 { present.insert(EventKind(rawValue: UInt8(kind))!, flags: flags[kind]) }
             kind += 1
         }
+        let counts = UnsafeBufferPointer(start: counting, count: kinds)
         func count(_ kind: EventKind) -> Int { counts[Int(kind.rawValue)] }
         registrationStates.reserveCapacity(count(.add) + count(.delegateSet))
         registrationSlots.reserve(ids: count(.add) + count(.delegateSet))

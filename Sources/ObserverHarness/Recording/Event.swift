@@ -50,6 +50,9 @@ struct Event: Equatable, Sendable {
 
 /// What an event records. Trace files spell kinds by ``traceName``.
 enum EventKind: UInt8, CaseIterable, Sendable {
+    /// How many kinds there are: `allCases` builds an array on every read.
+    static let caseCount = allCases.count
+
     /// An object became known to the recorder (`object`; `channel` = type name).
     case track
     /// The app dropped its own reference (`object`); it should deallocate now.
