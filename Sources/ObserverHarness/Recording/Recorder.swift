@@ -1003,20 +1003,27 @@ package struct MemoryFootprint: Sendable {
 /// in a debug build (what `swift test` makes).
 private func inIDOrder(_ ids: [UInt32]) -> [UInt32] {
     guard ids.count > 1 else { return ids }
-    guard ids.count <= 16 else { return ids.sorted() }
-    var sorted = ids
-    var next = 1
-    while next < sorted.count {
-        let id = sorted[next]
-        var slot = next
-        while slot > 0, sorted[slot - 1] > id {
-            sorted[slot] = sorted[slot - 1]
+    return positionsInIDOrder(ids).map { ids[$0] }
+}
+
+/// The positions of `ids`, ordered by id: an insertion sort for the few a
+/// test has (a debug build sorts by a closure through unspecialised generic
+/// code), a sort for more.
+private func positionsInIDOrder(_ ids: [UInt32]) -> [Int] {
+    guard ids.count <= 16 else { return ids.indices.sorted { ids[$0] < ids[$1] } }
+    var order: [Int] = []
+    var next = 0
+    while next < ids.count {
+        var slot = order.count
+        order.append(next)
+        while slot > 0, ids[order[slot - 1]] > ids[next] {
+            order[slot] = order[slot - 1]
             slot -= 1
         }
-        sorted[slot] = id
+        order[slot] = next
         next += 1
     }
-    return sorted
+    return order
 }
 
 /// One bit per object id: whether its deallocation has been recorded.
@@ -1071,32 +1078,9 @@ private struct LiveObjects {
     var ids: [UInt32] = []
     var objects: [AnyObject] = []
 
-    /// The pairs by id: an insertion sort for the few a test has (a debug
-    /// build sorts by a closure through unspecialised generic code), a sort
-    /// for more.
+    /// The pairs by id.
     func inIDOrder() -> [(id: UInt32, object: AnyObject)] {
-        guard ids.count <= 16 else {
-            return ids.indices.sorted { ids[$0] < ids[$1] }.map { (ids[$0], objects[$0]) }
-        }
-        var order: [Int] = []
-        var next = 0
-        while next < ids.count {
-            var slot = order.count
-            order.append(next)
-            while slot > 0, ids[order[slot - 1]] > ids[next] {
-                order[slot] = order[slot - 1]
-                slot -= 1
-            }
-            order[slot] = next
-            next += 1
-        }
-        var pairs: [(id: UInt32, object: AnyObject)] = []
-        var index = 0
-        while index < order.count {
-            pairs.append((ids[order[index]], objects[order[index]]))
-            index += 1
-        }
-        return pairs
+        positionsInIDOrder(ids).map { (ids[$0], objects[$0]) }
     }
 }
 
