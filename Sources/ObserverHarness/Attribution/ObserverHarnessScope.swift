@@ -123,18 +123,17 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
         recorder.stopRecording()
     }
 
-    /// Whether this test's recording has seen `object` (alive, at its address).
-    func hasSeen(_ object: AnyObject) -> Bool {
-        recorder.knownObjectID(for: object) != nil
-    }
+    /// This test's recording: what tells which objects the test has seen.
+    var recording: Recorder { recorder }
 
     /// A post nothing ties to one test, reaching this running test's
     /// registrations as the default center would: delivered unrecorded, and
     /// noted (`escaped-test-scope`) when it reached one of them.
     func receiveUntold(
-        _ notification: Notification, from how: ExecutionContext, running: Int, location: CodeLocation
+        _ notification: Notification, on center: InstrumentedNotificationCenter, from how: ExecutionContext,
+        running: Int, location: CodeLocation
     ) {
-        routedCenterIfMade?.postUnrecorded(notification) {
+        center.postUnrecorded(notification) {
             self.noteUntold(name: notification.name.rawValue, from: how, running: running, location: location)
         }
     }
@@ -205,22 +204,22 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
 extension HarnessRegistries {
     @MainActor
     func receiveUntold<Message: NotificationCenter.MainActorMessage>(
-        _ message: Message, subject: AnyObject?, running: [HarnessRegistries], location: CodeLocation
+        _ message: Message, subject: AnyObject?, running: Int, location: CodeLocation
     ) {
         let how = ExecutionContext.describeCurrent()
         _ = messageRegistry?.postMainActorUnrecorded(message, subject: subject) {
             self.noteUntold(
-                name: MessageRegistry.channel(Message.self), from: how, running: running.count, location: location)
+                name: MessageRegistry.channel(Message.self), from: how, running: running, location: location)
         }
     }
 
     func receiveUntold<Message: NotificationCenter.AsyncMessage>(
-        _ message: Message, subject: AnyObject?, running: [HarnessRegistries], location: CodeLocation
+        _ message: Message, subject: AnyObject?, running: Int, location: CodeLocation
     ) {
         let how = ExecutionContext.describeCurrent()
         _ = messageRegistry?.postAsyncUnrecorded(message, subject: subject) {
             self.noteUntold(
-                name: MessageRegistry.channel(Message.self), from: how, running: running.count, location: location)
+                name: MessageRegistry.channel(Message.self), from: how, running: running, location: location)
         }
     }
 

@@ -110,15 +110,19 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
             case .untold: nil
             }
         var matched = false
-        let centers = ScopeRouter.shared.centers(holding: target, first: first)
-        for center in centers where center.hasRegistrations(of: target) {
+        ScopeRouter.shared.forEachCenter(holding: target, first: first) { center in
+            guard center.hasRegistrations(of: target) else { return }
             center.removeObserver(observer, name: name, object: object, location: location)
             matched = true
         }
         // Nothing anywhere: unbalanced, where a center can tell it was meant for it.
-        if !matched,
-            let center = InstrumentedNotificationCenter.homeOfUnmatchedRemoval(
-                of: target, scope: first?.defaultCenter, among: centers)
+        guard !matched else { return }
+        var home: InstrumentedNotificationCenter?
+        ScopeRouter.shared.forEachCenter(holding: target, first: first) { center in
+            if home == nil, center.keepsActiveTokens(of: target) { home = center }
+        }
+        if let center = home ?? InstrumentedNotificationCenter.homeOfUnmatchedRemoval(
+            of: target, scope: first?.defaultCenter)
         {
             center.removeObserver(observer, name: name, object: object, location: location)
         }
@@ -151,19 +155,24 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         _ notification: Notification, object: Any?, sender: AnyObject?, location: CodeLocation,
         from origin: ExecutionContext?
     ) {
+        // The centers reached so far: a test that ended during this post is a
+        // leftover by then too, and hears it once.
+        var reached: [ObjectIdentifier] = []
         switch attribute(touching: sender) {
         case .test(let registries):
             registries.postOnDefaultCenter(notification, object: object, location: location)
+            if let center = registries.routedCenterIfMade { reached.append(ObjectIdentifier(center)) }
         case .untold(let running):
             let how = origin ?? .describeCurrent()
-            for registries in running {
-                registries.receiveUntold(notification, from: how, running: running.count, location: location)
+            running.forEach { registries, center in
+                registries.receiveUntold(notification, on: center, from: how, running: running.count, location: location)
+                reached.append(ObjectIdentifier(center))
             }
         }
         // Most runs have none: a debug build's iterator costs ~600 instructions even then.
         let leftovers = ScopeRouter.shared.leftovers.centers(named: notification.name)
         guard !leftovers.isEmpty else { return }
-        for center in leftovers { center.postUnrecorded(notification) }
+        for center in leftovers where !reached.contains(ObjectIdentifier(center)) { center.postUnrecorded(notification) }
     }
 
     /// Posts on Foundation's default center too, for observers registered
@@ -301,13 +310,13 @@ extension RoutingCenter {
     /// test's typed observers (unrecorded) and to Foundation's center.
     private func route(
         touching subject: AnyObject?, toTest: (InstrumentedNotificationCenter) -> Void,
-        untold: (HarnessRegistries, [HarnessRegistries]) -> Void, toFoundation: () -> Void
+        untold: (HarnessRegistries, Int) -> Void, toFoundation: () -> Void
     ) {
         switch attribute(touching: subject) {
         case .test(let registries):
             toTest(registries.defaultCenter)
         case .untold(let running):
-            for registries in running { untold(registries, running) }
+            running.forEach { registries, _ in untold(registries, running.count) }
             toFoundation()
         }
     }

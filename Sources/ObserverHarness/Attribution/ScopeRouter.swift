@@ -36,35 +36,35 @@ import ObserverHarnessInterface
 final class ScopeRouter: @unchecked Sendable {
     static let shared = ScopeRouter()
 
-    private final class Entry {
+    fileprivate final class Entry {
         /// Held weakly: the router must not keep a test's harness (and what
         /// its registries hold) alive. While a scope is open, the scope holds it.
         weak var weakRegistries: HarnessRegistries?
         let key: ObjectIdentifier
         let serial: Int
-        let recorder: ObjectIdentifier
+        /// What tells whether the test has seen an object, held so that asking
+        /// never loads (and so briefly keeps alive) another test's registries.
+        let recorder: Recorder
         /// False for the trait's tests, which may run in parallel.
         let infersSoleTest: Bool
         var depth = 0
         /// When its scope last closed, for choosing the latest.
         var closedAt = 0
+        /// The test ended: an untold delivery still under way skips it (its
+        /// registrations, if any remain, are leftovers by then).
+        var ended = false
 
         init(_ registries: HarnessRegistries) {
             weakRegistries = registries
             key = ObjectIdentifier(registries)
             serial = registries.serial
-            recorder = registries.recorderID
+            recorder = registries.recording
             infersSoleTest = registries.infersSoleTest
         }
     }
 
     private let lock = Lock()
     // Guarded by `lock`.
-    /// Registries read from entries' weak references under the lock,
-    /// released after it: if a test's harness went on another thread
-    /// meanwhile, ours is the last reference, and what its registries let go
-    /// (an app's block, its captures' deinits) may come back to the router.
-    private var heldUntilUnlock: [HarnessRegistries] = []
     /// The running tests, by registries and by recorder.
     private var running: [ObjectIdentifier: Entry] = [:]
     private var byRecorder: [ObjectIdentifier: Entry] = [:]
@@ -77,26 +77,22 @@ final class ScopeRouter: @unchecked Sendable {
     /// Finished tests' registrations, which every post still reaches.
     let leftovers = Leftovers()
 
-    /// `entry`'s registries, if its harness lives, held until the lock goes.
-    private func registriesLocked(_ entry: Entry) -> HarnessRegistries? {
-        guard let registries = entry.weakRegistries else { return nil }
-        heldUntilUnlock.append(registries)
-        return registries
-    }
+    /// `entry`'s registries. Its harness lives while the entry is running
+    /// (its release waits on this lock to remove it), so a reference taken
+    /// and dropped under the lock is never the last one.
+    private func registriesLocked(_ entry: Entry) -> HarnessRegistries? { entry.weakRegistries }
 
-    /// `lock.withLock`, then the registries held under it let go.
     private func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer {
-            let held = heldUntilUnlock
-            heldUntilUnlock = []
-            lock.unlock()
-            withExtendedLifetime(held) {}
-        }
-        return try body()
+        try lock.withLock(body)
     }
 
     // MARK: Scopes
+
+    // An entry is in `running` only while its harness lives: the harness's
+    // release removes it (`harnessEnded`) before the registries can go. So
+    // an entry's key names its registries, and another test's registries are
+    // taken out of the lock only to hand them work: held on this thread, they
+    // (and the app objects they hold) would outlive the test's end.
 
     func enter(_ registries: HarnessRegistries) {
         let key = ObjectIdentifier(registries)
@@ -106,30 +102,25 @@ final class ScopeRouter: @unchecked Sendable {
         }
         if activating { RegistryScope.processCenter = RoutingCenter.shared }
         registries.hasOpenedScope = true
-        var finishedHere: [HarnessRegistries] = []
-        withLock {
-            let entry = running[key].flatMap { registriesLocked($0) === registries ? $0 : nil } ?? Entry(registries)
+        let finishing: [HarnessRegistries] = withLock {
+            let entry = running[key] ?? Entry(registries)
             running[key] = entry
-            byRecorder[entry.recorder] = entry
+            byRecorder[ObjectIdentifier(entry.recorder)] = entry
             entry.depth += 1
             let others = running.values.filter { $0 !== entry }
             // Another open scope is a parallel test, unless this scope nests in it.
-            let outer = RegistryScope.provider as? HarnessRegistries
-            if others.contains(where: { $0.depth > 0 && !(registriesLocked($0).map { $0 === outer } ?? false) }) {
+            let outer = (RegistryScope.provider as? HarnessRegistries).map(ObjectIdentifier.init)
+            if others.contains(where: { $0.depth > 0 && $0.key != outer }) {
                 overlapped = true
             }
             // Run one at a time, a new test's scope means every closed one's test
             // ended; a test that may run beside others ends only when released.
-            if !overlapped, entry.infersSoleTest {
-                for other in others where other.depth == 0 && other.infersSoleTest {
-                    if let finished = removeLocked(other) { finishedHere.append(finished) }
-                }
-            }
-            pruneLocked()
+            guard !overlapped, entry.infersSoleTest else { return [] }
+            return others.filter { $0.depth == 0 && $0.infersSoleTest }.compactMap { registriesLocked($0) }
         }
         // A harness that opens a scope again takes its registrations back.
         if let center = registries.routedCenterIfMade { leftovers.remove(center) }
-        for finished in finishedHere { finished.routedCenterIfMade.map(leftovers.add) }
+        for finished in finishing { end(finished) }
     }
 
     func exit(_ registries: HarnessRegistries) {
@@ -144,33 +135,29 @@ final class ScopeRouter: @unchecked Sendable {
     /// The harness was released: its test ended, if it had not already (a
     /// later test's scope ends it in a run of one test at a time).
     func harnessEnded(_ registries: HarnessRegistries) {
-        let wasRunning: Bool = withLock {
-            guard let entry = running[ObjectIdentifier(registries)], registriesLocked(entry) === registries else {
-                return false
-            }
-            _ = removeLocked(entry)
-            pruneLocked()
-            return true
-        }
+        let isRunning = withLock { running[ObjectIdentifier(registries)] != nil }
         // A harness used only by injection keeps recording: its registries
         // outlive it in the test's hands (`Harness().notificationCenter()`).
-        guard registries.hasOpenedScope else { return }
-        registries.finishRecording()
-        if wasRunning { registries.routedCenterIfMade.map(leftovers.add) }
-    }
-
-    private func removeLocked(_ entry: Entry) -> HarnessRegistries? {
-        running[entry.key] = nil
-        byRecorder[entry.recorder] = nil
-        return registriesLocked(entry)
-    }
-
-    /// Drops the entries whose harness is gone without saying so.
-    private func pruneLocked() {
-        for (key, entry) in running where registriesLocked(entry) == nil {
-            running[key] = nil
-            byRecorder[entry.recorder] = nil
+        guard registries.hasOpenedScope else {
+            if isRunning { withLock { removeLocked(ObjectIdentifier(registries)) } }
+            return
         }
+        registries.finishRecording()
+        if isRunning { end(registries) }
+    }
+
+    /// Ends a running test: its registrations become leftovers before it
+    /// stops being running, so a post made meanwhile reaches them by one way
+    /// or the other (`RoutingCenter` delivers once to a center reached both ways).
+    private func end(_ registries: HarnessRegistries) {
+        registries.routedCenterIfMade.map(leftovers.add)
+        withLock { removeLocked(ObjectIdentifier(registries)) }
+    }
+
+    private func removeLocked(_ key: ObjectIdentifier) {
+        guard let entry = running.removeValue(forKey: key) else { return }
+        entry.ended = true
+        byRecorder[ObjectIdentifier(entry.recorder)] = nil
     }
 
     // MARK: Attributing
@@ -180,8 +167,37 @@ final class ScopeRouter: @unchecked Sendable {
         /// This running test's: recorded there.
         case test(HarnessRegistries)
         /// Nothing ties it to one test: it reaches these running tests as the
-        /// default center would reach them, and none records it as its own.
-        case untold(running: [HarnessRegistries])
+        /// default center would, and none records it as its own.
+        case untold(RunningTests)
+    }
+
+    /// The tests running when an untold call was made, in the order they were
+    /// made. A test is taken only while the call reaches its center, and
+    /// only if it has one; one that ended meanwhile is skipped (its
+    /// registrations are leftovers by then): a post reaching another test's
+    /// observers must not keep a finished test's objects alive.
+    struct RunningTests {
+        fileprivate let entries: [Entry]
+        fileprivate let router: ScopeRouter
+
+        var count: Int { entries.count }
+
+        /// Runs `body` with each still-running test's registries and center.
+        func forEach(_ body: (HarnessRegistries, InstrumentedNotificationCenter) -> Void) {
+            for entry in entries {
+                guard let (registries, center) = router.centerIfRunning(entry) else { continue }
+                body(registries, center)
+            }
+        }
+    }
+
+    private func centerIfRunning(_ entry: Entry) -> (HarnessRegistries, InstrumentedNotificationCenter)? {
+        withLock {
+            guard !entry.ended, let registries = registriesLocked(entry),
+                let center = registries.routedCenterIfMade
+            else { return nil }
+            return (registries, center)
+        }
     }
 
     /// Whose work a call made from here is, made through `bound` (the scope
@@ -200,41 +216,43 @@ final class ScopeRouter: @unchecked Sendable {
             }
             // Unless another running test has used what the work touches: a
             // shared object made in one test and used by another.
-            if let bound, let entry = running[ObjectIdentifier(bound)], registriesLocked(entry) === bound {
-                guard seenByOtherLocked(than: bound, first, second) else { return .test(bound) }
-                return .untold(running: runningLocked())
+            if let bound, running[ObjectIdentifier(bound)] != nil {
+                guard seenByOtherLocked(than: ObjectIdentifier(bound), first, second) else { return .test(bound) }
+                return .untold(runningLocked())
             }
             if let owner = ownerLocked(of: first, second) { return .test(owner) }
             if let sole = soleTestLocked() { return .test(sole) }
-            return .untold(running: runningLocked())
+            return .untold(runningLocked())
         }
     }
 
-    private func runningLocked() -> [HarnessRegistries] {
-        running.values.sorted { $0.serial < $1.serial }.compactMap { registriesLocked($0) }
+    private func runningLocked() -> RunningTests {
+        RunningTests(entries: running.values.sorted { $0.serial < $1.serial }, router: self)
     }
 
     /// Whether a running test other than `test` has seen one of the objects.
-    private func seenByOtherLocked(than test: HarnessRegistries, _ first: AnyObject?, _ second: AnyObject?) -> Bool {
+    private func seenByOtherLocked(than test: ObjectIdentifier, _ first: AnyObject?, _ second: AnyObject?) -> Bool {
         guard first != nil || second != nil else { return false }
         return running.values.contains { entry in
-            guard let registries = registriesLocked(entry), registries !== test else { return false }
-            return first.map(registries.hasSeen) == true || second.map(registries.hasSeen) == true
+            entry.key != test && Self.hasSeen(entry, first, second)
         }
+    }
+
+    private static func hasSeen(_ entry: Entry, _ first: AnyObject?, _ second: AnyObject?) -> Bool {
+        if let first, entry.recorder.knownObjectID(for: first) != nil { return true }
+        if let second, entry.recorder.knownObjectID(for: second) != nil { return true }
+        return false
     }
 
     /// The one running test that has seen the objects, if exactly one has.
     private func ownerLocked(of first: AnyObject?, _ second: AnyObject?) -> HarnessRegistries? {
         guard first != nil || second != nil, !running.isEmpty else { return nil }
-        var owner: HarnessRegistries?
-        for entry in running.values {
-            guard let registries = registriesLocked(entry) else { continue }
-            let seen = first.map(registries.hasSeen) == true || second.map(registries.hasSeen) == true
-            guard seen else { continue }
+        var owner: Entry?
+        for entry in running.values where Self.hasSeen(entry, first, second) {
             if owner != nil { return nil }  // several have: a shared object
-            owner = registries
+            owner = entry
         }
-        return owner
+        return owner.flatMap { registriesLocked($0) }
     }
 
     /// The running test, when tests run one at a time (never overlapped, no
@@ -247,15 +265,20 @@ final class ScopeRouter: @unchecked Sendable {
         return running.values.max { $0.closedAt < $1.closedAt }.flatMap { registriesLocked($0) }
     }
 
-    /// Every running test's center that exists, and then the finished tests'
-    /// centers where `observer` was registered: where its registrations may be.
-    func centers(holding observer: AnyObject, first: HarnessRegistries?) -> [InstrumentedNotificationCenter] {
+    /// Every running test's center that exists, then the finished tests'
+    /// centers where `observer` was registered: where its registrations may
+    /// be. `body` gets each in turn; another test's is held only for its call.
+    func forEachCenter(
+        holding observer: AnyObject, first: HarnessRegistries?, _ body: (InstrumentedNotificationCenter) -> Void
+    ) {
+        if let center = first?.routedCenterIfMade { body(center) }
         let others = withLock {
-            running.values.filter { registriesLocked($0) !== first }.sorted { $0.serial < $1.serial }
-                .compactMap { registriesLocked($0)?.routedCenterIfMade }
+            let firstKey = first.map(ObjectIdentifier.init)
+            return RunningTests(
+                entries: running.values.filter { $0.key != firstKey }.sorted { $0.serial < $1.serial }, router: self)
         }
-        let head = (first?.routedCenterIfMade).map { [$0] } ?? []
-        return head + others + leftovers.centers(observedBy: observer)
+        others.forEach { _, center in body(center) }
+        for center in leftovers.centers(observedBy: observer) { body(center) }
     }
 }
 

@@ -196,17 +196,20 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
     }
 
     /// Where the router records an observer-wide removal that matched no
-    /// registration in any center: the center whose block token `object`
-    /// keeps (removing itself by observer ends nothing there), else the
-    /// scope's center if its harness knows the object. nil for an object
-    /// neither knows, which may be registered on Foundation's own center.
+    /// registration in any center: a center whose block token `object`
+    /// keeps (removing itself by observer ends nothing there; the router
+    /// looks for one first), else the scope's center if its harness knows
+    /// the object. nil for an object neither knows, which may be registered
+    /// on Foundation's own center.
     static func homeOfUnmatchedRemoval(
-        of object: AnyObject, scope: InstrumentedNotificationCenter?, among centers: [InstrumentedNotificationCenter]
+        of object: AnyObject, scope: InstrumentedNotificationCenter?
     ) -> InstrumentedNotificationCenter? {
-        if let home = centers.first(where: { !$0.activeTokens(keptBy: object).isEmpty }) { return home }
         guard let scope, scope.knows(object) else { return nil }
         return scope
     }
+
+    /// Whether `object` keeps a block token of an active registration here.
+    func keepsActiveTokens(of object: AnyObject) -> Bool { !activeTokens(keptBy: object).isEmpty }
 
     // MARK: Posting
 

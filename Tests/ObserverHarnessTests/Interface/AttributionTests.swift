@@ -141,6 +141,111 @@ import Testing
         }
     }
 
+    /// A name only these tests post, from a thread nothing ties to a test.
+    private let untoldHold = Notification.Name("UntoldDeliveryTests.hold")
+
+    /// Posts `untoldHold` from a new thread: delivered to the running tests in
+    /// the order they were made; `done` is signalled when the post returns.
+    private func postUntoldFromAThread(done: DispatchSemaphore) {
+        Thread {
+            Observers.center.post(name: untoldHold, object: nil)
+            done.signal()
+        }.start()
+    }
+
+    /// What a test that ends while an untold post is still being delivered
+    /// (to an earlier test's observer, which blocks) sees: each case runs in
+    /// a child process, as it needs two tests of its own running.
+    @Suite struct UntoldDeliveryTests {
+        /// The test that ended is freed at once, as on the default center: the
+        /// post reaching another test's observer does not hold it.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+        @Test func aTestThatEndsDuringAnotherTestsUntoldDeliveryIsFreedAtOnce() async {
+            await #expect(processExitsWith: .success) {
+                let (inHandler, resume, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+                let blocking = Harness.besideOthers()
+                let token = withObserverHarness(blocking) {
+                    Observers.center.addObserver(forName: untoldHold, object: nil, queue: nil) { _ in
+                        inHandler.signal()
+                        resume.wait()
+                    }
+                }
+                weak var weakBadge: ObservingCartBadge?
+                weak var weakCart: ObservableCart?
+                var ending: Harness? = Harness.besideOthers()
+                do {
+                    let cart = ObservableCart()
+                    let badge = ObservingCartBadge(cart: cart, rearms: true)
+                    withObserverHarness(ending!) { badge.observe() }
+                    (weakCart, weakBadge) = (cart, badge)
+                }
+                #expect(weakBadge != nil, "the harness holds the badge's watch while its test runs")
+                postUntoldFromAThread(done: done)
+                inHandler.wait()
+                ending = nil
+                #expect(weakBadge == nil, "freed when its test let go, while the post still runs")
+                #expect(weakCart == nil)
+                resume.signal()
+                done.wait()
+                withObserverHarness(blocking) { Observers.center.removeObserver(token) }
+            }
+        }
+
+        /// A test that ends before the post reaches it has left its
+        /// registration behind: the post reaches it once, as a leftover.
+        @Test func aTestThatEndsBeforeTheUntoldPostReachesItHearsItOnce() async {
+            await #expect(processExitsWith: .success) {
+                let (inHandler, resume, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+                let blocking = Harness.besideOthers()
+                let blockingToken = withObserverHarness(blocking) {
+                    Observers.center.addObserver(forName: untoldHold, object: nil, queue: nil) { _ in
+                        inHandler.signal()
+                        resume.wait()
+                    }
+                }
+                let heard = Counter()
+                var ending: Harness? = Harness.besideOthers()
+                let leftToken = withObserverHarness(ending!) {
+                    Observers.center.addObserver(forName: untoldHold, object: nil, queue: nil) { _ in heard.bump() }
+                }
+                postUntoldFromAThread(done: done)
+                inHandler.wait()
+                ending = nil
+                resume.signal()
+                done.wait()
+                #expect(heard.value == 1, "heard once, as on the default center")
+                Observers.center.removeObserver(leftToken)
+                withObserverHarness(blocking) { Observers.center.removeObserver(blockingToken) }
+            }
+        }
+
+        /// A test that ends while its own observer is hearing the post: the
+        /// post does not reach it again as a leftover.
+        @Test func aTestThatEndsWhileItsObserverHearsAnUntoldPostHearsItOnce() async {
+            await #expect(processExitsWith: .success) {
+                let (inHandler, resume, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+                let heard = Counter()
+                var ending: Harness? = Harness.besideOthers()
+                let token = withObserverHarness(ending!) {
+                    Observers.center.addObserver(forName: untoldHold, object: nil, queue: nil) { _ in
+                        heard.bump()
+                        if heard.value == 1 {
+                            inHandler.signal()
+                            resume.wait()
+                        }
+                    }
+                }
+                postUntoldFromAThread(done: done)
+                inHandler.wait()
+                ending = nil
+                resume.signal()
+                done.wait()
+                #expect(heard.value == 1, "heard once, as on the default center")
+                Observers.center.removeObserver(token)
+            }
+        }
+    }
+
     extension Harness {
         /// A harness for a test that runs beside others, as the trait makes
         /// one: its scopes are short, so only its release ends its test.
