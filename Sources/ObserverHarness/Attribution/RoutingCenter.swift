@@ -121,8 +121,9 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         ScopeRouter.shared.forEachCenter(holding: target, first: first) { center in
             if home == nil, center.keepsActiveTokens(of: target) { home = center }
         }
-        if let center = home ?? InstrumentedNotificationCenter.homeOfUnmatchedRemoval(
-            of: target, scope: first?.defaultCenter)
+        if let center = home
+            ?? InstrumentedNotificationCenter.homeOfUnmatchedRemoval(
+                of: target, scope: first?.defaultCenter)
         {
             center.removeObserver(observer, name: name, object: object, location: location)
         }
@@ -165,14 +166,17 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         case .untold(let running):
             let how = origin ?? .describeCurrent()
             running.forEach { registries, center in
-                registries.receiveUntold(notification, on: center, from: how, running: running.count, location: location)
+                registries.receiveUntold(
+                    notification, on: center, from: how, running: running.count, location: location)
                 reached.append(ObjectIdentifier(center))
             }
         }
         // Most runs have none: a debug build's iterator costs ~600 instructions even then.
         let leftovers = ScopeRouter.shared.leftovers.centers(named: notification.name)
         guard !leftovers.isEmpty else { return }
-        for center in leftovers where !reached.contains(ObjectIdentifier(center)) { center.postUnrecorded(notification) }
+        for center in leftovers where !reached.contains(ObjectIdentifier(center)) {
+            center.postUnrecorded(notification)
+        }
     }
 
     /// Posts on Foundation's default center too, for observers registered

@@ -162,7 +162,9 @@ import Testing
         @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func aTestThatEndsDuringAnotherTestsUntoldDeliveryIsFreedAtOnce() async {
             await #expect(processExitsWith: .success) {
-                let (inHandler, resume, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+                let (inHandler, resume, done) = (
+                    DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+                )
                 let blocking = Harness.besideOthers()
                 let token = withObserverHarness(blocking) {
                     Observers.center.addObserver(forName: untoldHold, object: nil, queue: nil) { _ in
@@ -195,7 +197,9 @@ import Testing
         /// registration behind: the post reaches it once, as a leftover.
         @Test func aTestThatEndsBeforeTheUntoldPostReachesItHearsItOnce() async {
             await #expect(processExitsWith: .success) {
-                let (inHandler, resume, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+                let (inHandler, resume, done) = (
+                    DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+                )
                 let blocking = Harness.besideOthers()
                 let blockingToken = withObserverHarness(blocking) {
                     Observers.center.addObserver(forName: untoldHold, object: nil, queue: nil) { _ in
@@ -223,7 +227,9 @@ import Testing
         /// post does not reach it again as a leftover.
         @Test func aTestThatEndsWhileItsObserverHearsAnUntoldPostHearsItOnce() async {
             await #expect(processExitsWith: .success) {
-                let (inHandler, resume, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+                let (inHandler, resume, done) = (
+                    DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+                )
                 let heard = Counter()
                 var ending: Harness? = Harness.besideOthers()
                 let token = withObserverHarness(ending!) {
