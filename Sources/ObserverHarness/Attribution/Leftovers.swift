@@ -27,6 +27,9 @@ final class Leftovers: @unchecked Sendable {
     /// `members.count`, which a post reads without the lock: most runs have none.
     private let memberCount = PublishedCount()
 
+    /// Whether no finished test's registrations remain, read without the lock.
+    var isEmpty: Bool { memberCount.load() == 0 }
+
     /// Keeps `center`'s registrations reachable, if it has any.
     func add(_ center: InstrumentedNotificationCenter) {
         guard center.registrationCount > 0 else { return }
@@ -75,6 +78,7 @@ final class Leftovers: @unchecked Sendable {
     /// The centers where `observer` had registrations when their test ended:
     /// where its removal may land.
     func centers(observedBy observer: AnyObject) -> [InstrumentedNotificationCenter] {
-        lock.withLock { byObserver[ObjectIdentifier(observer)] ?? [] }
+        guard memberCount.load() > 0 else { return [] }
+        return lock.withLock { byObserver[ObjectIdentifier(observer)] ?? [] }
     }
 }

@@ -103,7 +103,8 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         // Anything else may be registered on Foundation's center (a token it
         // made, an observer registered before the harness) and in any scope.
         NotificationCenter.default.removeObserver(observer, name: name, object: object)
-        guard let target = classInstance(observer) else { return }
+        // No test running and none left registrations: no center of ours has any.
+        guard !ScopeRouter.shared.isIdle, let target = classInstance(observer) else { return }
         let first: HarnessRegistries? =
             switch attribute(touching: target) {
             case .test(let registries): registries
@@ -145,7 +146,10 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
     private func post(_ notification: Notification, object: Any?, location: CodeLocation) {
         // `== nil` reads the optional in place; `flatMap` copies it first.
         let sender = object == nil ? nil : classInstance(object!)
-        route(notification, object: object, sender: sender, location: location, from: nil)
+        // With no test running and none left registrations, only Foundation's observers can hear it.
+        if !ScopeRouter.shared.isIdle {
+            route(notification, object: object, sender: sender, location: location, from: nil)
+        }
         forwardToFoundation(notification, sender: sender)
     }
 
@@ -192,6 +196,7 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
 
     /// A post made straight on Foundation's center, brought by the bridge.
     func receiveFromFoundation(_ notification: Notification) {
+        guard !ScopeRouter.shared.isIdle else { return }
         let sender = notification.object.flatMap(classInstance)
         let forwarded = ThreadContext.withCurrent { $0.forwardedPost?.matches(notification.name, sender) == true }
         if forwarded { return }

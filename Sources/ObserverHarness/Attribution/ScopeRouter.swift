@@ -66,7 +66,13 @@ final class ScopeRouter: @unchecked Sendable {
     private let lock = Lock()
     // Guarded by `lock`.
     /// The running tests, by registries and by recorder.
-    private var running: [ObjectIdentifier: Entry] = [:]
+    private var running: [ObjectIdentifier: Entry] = [:] {
+        didSet { runningCount.store(running.count) }
+    }
+    /// `running.count`, read without the lock: with no test running (a test
+    /// without the trait, in a suite where one with it ran), nothing is
+    /// anyone's, and the router steps aside for Foundation's center.
+    private let runningCount = PublishedCount()
     private var byRecorder: [ObjectIdentifier: Entry] = [:]
     private var closings = 0
     /// Two scopes were open at once: tests run in parallel, so a scope closing
@@ -208,6 +214,8 @@ final class ScopeRouter: @unchecked Sendable {
         bound: @autoclosure () -> HarnessRegistries?, touching first: AnyObject?, _ second: AnyObject? = nil
     ) -> Attribution {
         if let scope = RegistryScope.provider as? HarnessRegistries { return .test(scope) }
+        // No test running: no frame, bound scope or seen object can name one.
+        guard isAnyTestRunning else { return .untold(RunningTests(entries: [], router: self)) }
         let bound = bound()
         let frame = ThreadContext.current.frameRecorder
         return withLock {
@@ -225,6 +233,14 @@ final class ScopeRouter: @unchecked Sendable {
             return .untold(runningLocked())
         }
     }
+
+    /// Whether a test is running, read without the lock.
+    var isAnyTestRunning: Bool { runningCount.load() > 0 }
+
+    /// No test is running and none left registrations behind: the app's
+    /// calls are Foundation's alone (a test without the trait, in a suite
+    /// where one with it ran, pays for no routing).
+    var isIdle: Bool { !isAnyTestRunning && leftovers.isEmpty }
 
     private func runningLocked() -> RunningTests {
         RunningTests(entries: running.values.sorted { $0.serial < $1.serial }, router: self)
@@ -272,6 +288,10 @@ final class ScopeRouter: @unchecked Sendable {
         holding observer: AnyObject, first: HarnessRegistries?, _ body: (InstrumentedNotificationCenter) -> Void
     ) {
         if let center = first?.routedCenterIfMade { body(center) }
+        guard isAnyTestRunning else {
+            for center in leftovers.centers(observedBy: observer) { body(center) }
+            return
+        }
         let others = withLock {
             let firstKey = first.map(ObjectIdentifier.init)
             return RunningTests(

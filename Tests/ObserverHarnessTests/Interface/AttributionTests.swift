@@ -252,6 +252,45 @@ import Testing
         }
     }
 
+    /// A name only `BetweenTestsTests` posts.
+    private let betweenTests = Notification.Name("BetweenTestsTests.post")
+
+    /// With no test running, `Observers.center` steps aside for Foundation's
+    /// default center; the registrations finished tests left still hear.
+    @Suite struct BetweenTestsTests {
+        @Test func betweenTestsTheCenterActsAsFoundationsAndLeftRegistrationsStillHear() async {
+            await #expect(processExitsWith: .success) {
+                withObserverHarness(Harness()) {}  // the router is in place from the first scope on
+                let heard = Counter()
+                let direct = NotificationCenter.default.addObserver(forName: betweenTests, object: nil, queue: nil) {
+                    _ in heard.bump()
+                }
+                let routed = Observers.center.addObserver(forName: betweenTests, object: nil, queue: nil) { _ in
+                    heard.bump()
+                }
+                Observers.center.post(name: betweenTests, object: nil)
+                #expect(heard.value == 2, "heard where each was registered")
+                Observers.center.removeObserver(routed)
+                Observers.center.removeObserver(direct)
+                Observers.center.post(name: betweenTests, object: nil)
+                #expect(heard.value == 2, "both removed")
+
+                let left = Counter()
+                var ended: Harness? = Harness()
+                let token = withObserverHarness(ended!) {
+                    Observers.center.addObserver(forName: betweenTests, object: nil, queue: nil) { _ in left.bump() }
+                }
+                ended = nil
+                Observers.center.post(name: betweenTests, object: nil)
+                NotificationCenter.default.post(name: betweenTests, object: nil)
+                #expect(left.value == 2, "a finished test's registration hears both posts, once each")
+                Observers.center.removeObserver(token)
+                Observers.center.post(name: betweenTests, object: nil)
+                #expect(left.value == 2, "removed")
+            }
+        }
+    }
+
     extension Harness {
         /// A harness for a test that runs beside others, as the trait makes
         /// one: its scopes are short, so only its release ends its test.
