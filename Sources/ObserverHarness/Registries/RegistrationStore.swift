@@ -1,41 +1,43 @@
-/// One registration in an instrumented registry.
+/// One registration in an instrumented registry, all but its handler: what
+/// the store's lists hold. Not generic, so those lists are of one concrete
+/// type: a debug build (what `swift test` runs) looks a generic class's list
+/// types up at run time on every add, removal and post.
 ///
 /// Mutable state is guarded by the recorder's lock (the store reads and writes
 /// it only inside `recorder.withLock`).
-final class Registration<Handler>: @unchecked Sendable {
-    let id: UInt32
-    let observerID: UInt32
-    let hold: Hold
-    let channel: UInt32
-    let anyChannel: Bool
-    let senderID: UInt32
-    let tokenForm: Bool
-    let handler: Handler
-    let site: UInt32
+class RegistrationCore: @unchecked Sendable {
+    final let id: UInt32
+    final let observerID: UInt32
+    final let hold: Hold
+    final let channel: UInt32
+    final let anyChannel: Bool
+    final let senderID: UInt32
+    final let tokenForm: Bool
+    final let site: UInt32
     private let strongObserver: AnyObject?
     // Set once, in `init`: the runtime's exclusivity check on each delivery's load buys nothing.
     @exclusivity(unchecked) private weak var weakObserver: AnyObject?
     /// False for block registrations that name no observer object.
-    let hasObserverObject: Bool
+    final let hasObserverObject: Bool
     /// Where the registering code was isolated; deliveries are checked against it.
-    let isolation: RegistrationIsolation
+    final let isolation: RegistrationIsolation
     /// Where its handler runs when that is fixed (a block given a queue);
     /// nil when it runs on the posting thread.
-    let deliveryPlace: ExecutionPlace?
+    final let deliveryPlace: ExecutionPlace?
     // Lock-guarded, so the runtime's exclusivity check (read per delivery) is redundant.
-    @exclusivity(unchecked) var isActive = true
+    @exclusivity(unchecked) final var isActive = true
     /// Its index in the store's list while active (lock-guarded).
-    @exclusivity(unchecked) var position = 0
+    @exclusivity(unchecked) final var position = 0
     /// Its weakly held observer was found gone and one skipped delivery was
     /// recorded: later posts pass it by (as Foundation prunes such entries)
     /// instead of recording a skip on every post forever. A removal still
     /// matches it. Lock-guarded.
-    @exclusivity(unchecked) var pruned = false
+    @exclusivity(unchecked) final var pruned = false
 
     init(
         id: UInt32, observer: AnyObject?, observerID: UInt32, hold: Hold, channel: UInt32,
         anyChannel: Bool, senderID: UInt32, tokenForm: Bool, site: UInt32,
-        isolation: RegistrationIsolation = .nonisolated, deliveryPlace: ExecutionPlace? = nil, handler: Handler
+        isolation: RegistrationIsolation, deliveryPlace: ExecutionPlace?
     ) {
         self.id = id
         self.isolation = isolation
@@ -47,14 +49,13 @@ final class Registration<Handler>: @unchecked Sendable {
         self.senderID = senderID
         self.tokenForm = tokenForm
         self.site = site
-        self.handler = handler
         hasObserverObject = observer != nil
         strongObserver = hold == .strong ? observer : nil
         weakObserver = hold == .strong ? nil : observer
     }
 
     /// The observer if it is still alive (always, for a strong hold).
-    var observer: AnyObject? {
+    final var observer: AnyObject? {
         // Not `??`: its autoclosure is a generic call per delivery in a debug build.
         if let strongObserver { return strongObserver }
         return weakObserver
@@ -65,7 +66,7 @@ final class Registration<Handler>: @unchecked Sendable {
     /// Only an isolated registration asks where it runs; for the others (the
     /// hot path) this is one comparison.
     @inline(__always)
-    func deliveryFlags(_ context: ThreadContext) -> EventFlags {
+    final func deliveryFlags(_ context: ThreadContext) -> EventFlags {
         // A pattern, not `!=`: the enum's `==` is a call in a debug build.
         if case .nonisolated = isolation { return .none }
         return isolatedDeliveryFlags(context)
@@ -77,8 +78,25 @@ final class Registration<Handler>: @unchecked Sendable {
 
     /// Whether it matches a post on `channel` from `sender` (0 = no sender).
     @inline(__always)
-    func matches(channel: UInt32, sender: UInt32) -> Bool {
+    final func matches(channel: UInt32, sender: UInt32) -> Bool {
         (anyChannel || self.channel == channel) && (senderID == 0 || senderID == sender)
+    }
+}
+
+/// A registration with its handler: what a registry gets back and delivers to.
+final class Registration<Handler>: RegistrationCore, @unchecked Sendable {
+    let handler: Handler
+
+    init(
+        id: UInt32, observer: AnyObject?, observerID: UInt32, hold: Hold, channel: UInt32,
+        anyChannel: Bool, senderID: UInt32, tokenForm: Bool, site: UInt32,
+        isolation: RegistrationIsolation = .nonisolated, deliveryPlace: ExecutionPlace? = nil, handler: Handler
+    ) {
+        self.handler = handler
+        super.init(
+            id: id, observer: observer, observerID: observerID, hold: hold, channel: channel,
+            anyChannel: anyChannel, senderID: senderID, tokenForm: tokenForm, site: site,
+            isolation: isolation, deliveryPlace: deliveryPlace)
     }
 }
 
@@ -104,9 +122,9 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     // Guarded by the recorder's lock (which also makes the runtime's
     // exclusivity checks redundant on these per-post paths).
     /// Active registrations in registration order; nil where one ended.
-    @exclusivity(unchecked) private var registrations: [Registration<Handler>?] = []
+    @exclusivity(unchecked) private var registrations: [RegistrationCore?] = []
     /// The active registrations of each observer id, in registration order.
-    @exclusivity(unchecked) private var byObserver: [UInt32: [Registration<Handler>]] = [:]
+    @exclusivity(unchecked) private var byObserver: [UInt32: [RegistrationCore]] = [:]
     @exclusivity(unchecked) private var activeRegistrations = 0
     /// `registrations.count` at which the holes are closed: twice the active
     /// count at the last compaction, so each add pays O(1) for it.
@@ -150,12 +168,23 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         recorder.addRegistryForLeakChecks(self)
     }
 
+    /// This store's registration type, read once: a debug build would look
+    /// the generic type up at run time at each use.
+    private let registrationType = Registration<Handler>.self
+
+    /// `registration` as the `Registration<Handler>` it is: only `add` and
+    /// `setDelegateLocked` make this store's registrations.
+    @inline(__always)
+    private func typed(_ registration: RegistrationCore) -> Registration<Handler> {
+        unsafeDowncast(registration, to: registrationType)
+    }
+
     // MARK: The list (lock held)
 
     /// An active registration of `observerID` for the same channel and sender.
     private func activeDuplicateLocked(
         _ observerID: UInt32, _ channelID: UInt32, _ anyChannel: Bool, _ senderID: UInt32
-    ) -> Registration<Handler>? {
+    ) -> RegistrationCore? {
         guard let registrations = byObserver[observerID] else { return nil }
         var index = 0
         while index < registrations.count {
@@ -170,7 +199,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         return nil
     }
 
-    private func appendLocked(_ registration: Registration<Handler>) {
+    private func appendLocked(_ registration: RegistrationCore) {
         if registrations.count >= compactionThreshold { compactLocked() }
         registration.position = registrations.count
         registrations.append(registration)
@@ -179,7 +208,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     }
 
     /// Takes `registration` out of the list (it stays in any post's snapshot).
-    private func endLocked(_ registration: Registration<Handler>) {
+    private func endLocked(_ registration: RegistrationCore) {
         registration.isActive = false
         recorder.unwatchSenderLocked(registration.senderID)
         registrations[registration.position] = nil
@@ -205,8 +234,8 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// The active registration `registrationID`, found through its observer
     /// (or, should a caller name another observer, by a scan).
     private func activeRegistrationLocked(
-        _ registrationID: UInt32, observerID: UInt32, where accepts: (Registration<Handler>) -> Bool = { _ in true }
-    ) -> Registration<Handler>? {
+        _ registrationID: UInt32, observerID: UInt32, where accepts: (RegistrationCore) -> Bool = { _ in true }
+    ) -> RegistrationCore? {
         guard registrationID != 0 else { return nil }
         // By index, not `first(where:)`: a debug build runs that as unspecialised generic code.
         if let ofObserver = byObserver[observerID] {
@@ -253,7 +282,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             let flags = EventFlags(rawValue: bits)
             if dedupe, let existing = activeDuplicateLocked(observerID, channelID, channel == nil, senderID) {
                 appendIgnoredDuplicateLocked(existing, flags: bits, site: siteID, channel: channelID, context: context)
-                return .ignoredDuplicate(existing)
+                return .ignoredDuplicate(typed(existing))
             }
             let registration = Registration(
                 id: recorder.newRegistrationIDLocked(), observer: observer, observerID: observerID, hold: hold,
@@ -294,7 +323,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
 
     /// Records an `add` ignored as a duplicate of `existing`.
     private func appendIgnoredDuplicateLocked(
-        _ existing: Registration<Handler>, flags: UInt8, site: UInt32, channel: UInt32, context: ThreadContext
+        _ existing: RegistrationCore, flags: UInt8, site: UInt32, channel: UInt32, context: ThreadContext
     ) {
         _ = recorder.appendLocked(
             Event(
@@ -313,7 +342,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     ) -> Bool {
         // The registration may hold the last strong reference to its observer,
         // whose deinit records through this lock: it is let go after unlocking.
-        var ended: Registration<Handler>?
+        var ended: RegistrationCore?
         // Tracked objects looked at for the token's owner: released after the lock.
         var alive: [AnyObject] = []
         defer { withExtendedLifetime((ended, alive)) {} }
@@ -356,7 +385,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     ) -> Int {
         // Let go after unlocking: a removed registration may hold the last
         // strong reference to an observer whose deinit records through the lock.
-        var ended: [Registration<Handler>] = []
+        var ended: [RegistrationCore] = []
         defer { withExtendedLifetime(ended) {} }
         return recorder.withLock {
             recorder.noticeDeallocationsLocked()
@@ -395,7 +424,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// its registration was still active. `ending` it (a typed-message token,
     /// which Foundation removes as it goes) takes the registration out too.
     func tokenDropped(registrationID: UInt32, observerID: UInt32, ending: Bool = false) {
-        var ended: Registration<Handler>?
+        var ended: RegistrationCore?
         // Tracked objects looked at for the token's owner: released after the lock.
         var alive: [AnyObject] = []
         defer { withExtendedLifetime((ended, alive)) {} }
@@ -434,7 +463,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         deliver: (Registration<Handler>, AnyObject?) -> Void
     ) -> Int {
         var delivered = 0
-        var snapshot: [Registration<Handler>?] = []
+        var snapshot: [RegistrationCore?] = []
         var channelID: UInt32?
         var senderID: UInt32 = 0
         recorder.withLock {
@@ -452,7 +481,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             }
             guard active, !registration.hasObserverObject || observer != nil else { continue }
             if delivered == 0 { beforeFirst() }
-            deliver(registration, observer)
+            deliver(typed(registration), observer)
             delivered += 1
         }
         // As in `deliverSnapshot`: the last reads ordered before the list's next change.
@@ -521,7 +550,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             registrations.compactMap { registration in
                 guard let registration, registration.isActive else { return nil }
                 let observer: [Any] = registration.hold == .strong ? [registration.observer as Any] : []
-                return HeldReferences(registration: registration.id, values: observer + [registration.handler])
+                return HeldReferences(registration: registration.id, values: observer + [typed(registration).handler])
             }
         }
     }
@@ -551,9 +580,9 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         // does not receive it. A copy-on-write reference, not a filtered
         // copy: allocating and retaining a receiver array was a third of a
         // post's cost. (A handler that changes the list pays for one copy.)
-        var snapshot: [Registration<Handler>?] = []
+        var snapshot: [RegistrationCore?] = []
         var ordinal = -1
-        var orderedReceivers: [Registration<Handler>] = []
+        var orderedReceivers: [RegistrationCore] = []
         var cut = false
         recorder.withLock {
             recorder.noticeDeallocationsLocked()
@@ -635,18 +664,18 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// Delivers to an explicit receiver list (the delegate slot's single one,
     /// or an order policy's permutation).
     func deliverAll(
-        _ receivers: [Registration<Handler>], postSequence: UInt32, channel: UInt32, senderID: UInt32,
+        _ receivers: [RegistrationCore], postSequence: UInt32, channel: UInt32, senderID: UInt32,
         context: ThreadContext, deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void
     ) {
         receivers.withUnsafeBufferPointer { buffer in
             // The entries' bits, borrowed, as ``deliverSnapshot``'s loop does:
             // `receivers` keeps them alive.
             let bytes = UnsafeRawBufferPointer(buffer)
-            let stride = MemoryLayout<Registration<Handler>>.stride
+            let stride = MemoryLayout<RegistrationCore>.stride
             for index in buffer.indices {
                 if halted { break }
                 let bits = bytes.load(fromByteOffset: index &* stride, as: UnsafeRawPointer.self)
-                Unmanaged<Registration<Handler>>.fromOpaque(bits)._withUnsafeGuaranteedRef { registration in
+                Unmanaged<RegistrationCore>.fromOpaque(bits)._withUnsafeGuaranteedRef { registration in
                     deliverOne(
                         registration, postSequence: postSequence, channel: channel, senderID: senderID,
                         context: context, deliver: deliver)
@@ -664,7 +693,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// clock. Each handler still runs in its own frame, restored after it, so
     /// a deinit between two deliveries is blamed on the frame around them.
     private func deliverSnapshot(
-        _ snapshot: [Registration<Handler>?], postSequence: UInt32, channel: UInt32, senderID: UInt32,
+        _ snapshot: [RegistrationCore?], postSequence: UInt32, channel: UInt32, senderID: UInt32,
         context: ThreadContext, deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void
     ) {
         // The snapshot shares the list's storage until the list changes; a
@@ -679,14 +708,14 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             // atomic operations a delivery. The snapshot keeps every entry
             // alive while the post runs.
             let bytes = UnsafeRawBufferPointer(buffer)
-            let stride = MemoryLayout<Registration<Handler>?>.stride
+            let stride = MemoryLayout<RegistrationCore?>.stride
             for index in buffer.indices {
                 if halted { break }
                 readSinceLock = true
                 guard let bits = bytes.load(fromByteOffset: index &* stride, as: UnsafeRawPointer?.self) else {
                     continue
                 }
-                Unmanaged<Registration<Handler>>.fromOpaque(bits)._withUnsafeGuaranteedRef { registration in
+                Unmanaged<RegistrationCore>.fromOpaque(bits)._withUnsafeGuaranteedRef { registration in
                     // `matches(channel:sender:)`, written out: a debug build calls it per receiver.
                     guard registration.anyChannel || registration.channel == channel,
                         registration.senderID == 0 || registration.senderID == senderID
@@ -703,7 +732,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
 
     @inline(__always)
     private func deliverOne(
-        _ registration: Registration<Handler>, postSequence: UInt32, channel: UInt32,
+        _ registration: RegistrationCore, postSequence: UInt32, channel: UInt32,
         senderID: UInt32, context: ThreadContext,
         deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void
     ) {
@@ -754,7 +783,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             let savedSequence = context.frameSequence
             context.frameRecorder = ObjectIdentifier(recorder)
             context.frameSequence = deliverySequence
-            deliver(registration, observer, deliverySequence)
+            deliver(typed(registration), observer, deliverySequence)
             context.frameRecorder = savedRecorder
             context.frameSequence = savedSequence
             return
@@ -763,7 +792,8 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         recorder.runOffIsolation(
             delivery: deliverySequence, registration: registration.id, isolation: registration.isolation
         ) {
-            recorder.withFrame(deliverySequence, context: context) { deliver(registration, observer, deliverySequence) }
+            let typed = typed(registration)
+            recorder.withFrame(deliverySequence, context: context) { deliver(typed, observer, deliverySequence) }
         }
     }
 }
