@@ -46,7 +46,11 @@ final class Recorder: @unchecked Sendable {
     /// Senders and observed objects named by active registrations, with how
     /// many name each: their deallocation is checked at every registry
     /// operation, so it is recorded before the removal that follows it.
-    @exclusivity(unchecked) private var watchedSenders: [UInt32: Int] = [:]
+    /// Each watched id's count and its place in `watchedIDs`, the list each
+    /// operation sweeps (read by index: a debug build iterates a dictionary
+    /// through unspecialised generic code, on every operation).
+    @exclusivity(unchecked) private var watchedSenders: [UInt32: (count: Int, index: Int)] = [:]
+    @exclusivity(unchecked) private var watchedIDs: [UInt32] = []
     /// Set when the harness's test ended: registries keep delivering, and
     /// nothing more is appended. Lock-guarded.
     @exclusivity(unchecked) private var stopped = false
@@ -302,37 +306,57 @@ final class Recorder: @unchecked Sendable {
 
     /// A registration naming `id` as its sender or observed object became active.
     func watchSenderLocked(_ id: UInt32) {
-        if id != 0 { watchedSenders[id, default: 0] += 1 }
+        guard id != 0 else { return }
+        if let watched = watchedSenders[id] {
+            watchedSenders[id] = (watched.count + 1, watched.index)
+        } else {
+            watchedSenders[id] = (1, watchedIDs.count)
+            watchedIDs.append(id)
+        }
     }
 
     /// A registration naming `id` ended.
     func unwatchSenderLocked(_ id: UInt32) {
-        guard id != 0, let count = watchedSenders[id] else { return }
-        watchedSenders[id] = count > 1 ? count - 1 : nil
+        guard id != 0, let watched = watchedSenders[id] else { return }
+        guard watched.count == 1 else {
+            watchedSenders[id] = (watched.count - 1, watched.index)
+            return
+        }
+        stopWatchingLocked(id, at: watched.index)
+    }
+
+    /// Takes `id` out of the sweep: the last id fills its place.
+    private func stopWatchingLocked(_ id: UInt32, at index: Int) {
+        watchedSenders[id] = nil
+        let last = watchedIDs.removeLast()
+        guard last != id else { return }
+        watchedIDs[index] = last
+        if let moved = watchedSenders[last] { watchedSenders[last] = (moved.count, index) }
     }
 
     /// How many senders every registry operation sweeps (a replay charges looking through them).
-    var watchedSenderCount: Int { withLock { watchedSenders.count } }
+    var watchedSenderCount: Int { withLock { watchedIDs.count } }
 
     /// Records the deallocation of any watched sender that is gone. Called at
     /// the start of every registry operation; free when nothing is watched.
     @inline(__always)
     func noticeDeallocationsLocked() {
-        if !watchedSenders.isEmpty { sweepWatchedLocked() }
+        if !watchedIDs.isEmpty { sweepWatchedLocked() }
     }
 
     private func sweepWatchedLocked() {
         var gone: [UInt32] = []
-        for id in watchedSenders.keys {
-            if deallocated.contains(id) {
-                gone.append(id)  // recorded already (objects the harness owns record their own)
-            } else if isGoneLocked(id) {
-                gone.append(id)
-            }
+        var index = 0
+        while index < watchedIDs.count {
+            let id = watchedIDs[index]
+            // Recorded already (objects the harness owns record their own), or gone now.
+            if deallocated.contains(id) || isGoneLocked(id) { gone.append(id) }
+            index += 1
         }
-        // In id order: the recording must not depend on hash order.
+        guard !gone.isEmpty else { return }
+        // In id order: the recording must not depend on the list's order.
         for id in inIDOrder(gone) {
-            watchedSenders[id] = nil
+            if let watched = watchedSenders[id] { stopWatchingLocked(id, at: watched.index) }
             appendDeallocLocked(id, flags: .detectedLate)
         }
     }
