@@ -161,12 +161,14 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         from origin: ExecutionContext?
     ) {
         // The centers reached so far: a test that ended during this post is a
-        // leftover by then too, and hears it once.
+        // leftover by then too, and hears it once. (The test's own center kept
+        // apart: an array would cost a routed post an allocation.)
+        var reachedTest: ObjectIdentifier?
         var reached: [ObjectIdentifier] = []
         switch attribute(touching: sender) {
         case .test(let registries):
             registries.postOnDefaultCenter(notification, object: object, location: location)
-            if let center = registries.routedCenterIfMade { reached.append(ObjectIdentifier(center)) }
+            if let center = registries.routedCenterIfMade { reachedTest = ObjectIdentifier(center) }
         case .untold(let running):
             let how = origin ?? .describeCurrent()
             running.forEach { registries, center in
@@ -178,7 +180,8 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         // Most runs have none: a debug build's iterator costs ~600 instructions even then.
         let leftovers = ScopeRouter.shared.leftovers.centers(named: notification.name)
         guard !leftovers.isEmpty else { return }
-        for center in leftovers where !reached.contains(ObjectIdentifier(center)) {
+        for center in leftovers
+        where ObjectIdentifier(center) != reachedTest && !reached.contains(ObjectIdentifier(center)) {
             center.postUnrecorded(notification)
         }
     }
