@@ -27,8 +27,13 @@ final class Recorder: @unchecked Sendable {
     /// rather than per object (a name over 15 bytes is a heap string each time).
     @exclusivity(unchecked) private var typeNames: [ObjectIdentifier: (name: String, id: UInt32)] = [:]
     @exclusivity(unchecked) private var registries: [RegistryInfo] = [RegistryInfo(name: "", kind: .subject)]
+    /// The sites given as text (and, once one is, every site), by id: a
+    /// site whose text is in the catalog has no entry here until then, only
+    /// its number in `siteNumbers`.
     @exclusivity(unchecked) private var sites: [CallSite] = [CallSite(file: "", line: 0)]
     @exclusivity(unchecked) private var siteLocations: [CodeLocation?] = [nil]
+    /// How many site ids there are, id 0 (no site) included.
+    @exclusivity(unchecked) private var siteCount = 1
     /// This recording's site id for each ``SiteCatalog`` number (0: not yet seen here).
     @exclusivity(unchecked) private var siteIDsByNumber: [UInt32] = []
     /// Per site id, its catalog number, for a site whose text a recording
@@ -90,8 +95,7 @@ final class Recorder: @unchecked Sendable {
         // Made anew, not `reserveCapacity`: the standard library's is an unspecialised generic call.
         liveObjects = Dictionary(minimumCapacity: 16)
         objectIDs = Dictionary(minimumCapacity: 16)
-        sites.reserveCapacity(16)
-        siteLocations.reserveCapacity(16)
+        siteNumbers.reserveCapacity(16)
     }
 
     // MARK: Recording events
@@ -418,11 +422,20 @@ final class Recorder: @unchecked Sendable {
     /// its distinct sites once when parsed, so each replay's recorder need
     /// not intern them again.
     func appendSite(_ site: CallSite) -> UInt32 {
-        withLock {
-            sites.append(site)
+        withLock { appendOwnSiteLocked(site, location: nil) }
+    }
+
+    /// Adds a site with its text here: the catalog's sites before it get
+    /// their placeholders first, so `sites` is indexed by id.
+    private func appendOwnSiteLocked(_ site: CallSite, location: CodeLocation?) -> UInt32 {
+        while sites.count < siteCount {
+            sites.append(Self.catalogSite)
             siteLocations.append(nil)
-            return UInt32(sites.count - 1)
         }
+        sites.append(site)
+        siteLocations.append(location)
+        siteCount += 1
+        return UInt32(siteCount - 1)
     }
 
     private func siteID(locked location: CodeLocation) -> UInt32 {
@@ -457,13 +470,11 @@ final class Recorder: @unchecked Sendable {
             let entry = SiteCatalog.shared.entry(number)
             id = siteIDLocked(text: entry.site, location: entry.location)
         } else {
-            // Its text stays in the catalog: a recording reads it from there.
-            id = UInt32(sites.count)
-            sites.append(Self.catalogSite)
-            siteLocations.append(nil)
-            if siteNumbers.count < sites.count - 1 {
-                siteNumbers += [UInt32](repeating: Recording.notFromCatalog, count: sites.count - 1 - siteNumbers.count)
-            }
+            // Its text stays in the catalog: a recording reads it from there,
+            // and nothing is added to `sites` (an entry with a string to copy).
+            id = UInt32(siteCount)
+            siteCount += 1
+            while siteNumbers.count < Int(id) { siteNumbers.append(Recording.notFromCatalog) }
             siteNumbers.append(number)
         }
         if index >= siteIDsByNumber.count {
@@ -482,6 +493,10 @@ final class Recorder: @unchecked Sendable {
     /// Copies in the text and location of the sites whose text is in the
     /// catalog: once a site comes as text, sites are indexed by text here.
     private func materializeSitesLocked() {
+        while sites.count < siteCount {
+            sites.append(Self.catalogSite)
+            siteLocations.append(nil)
+        }
         var index = 0
         while index < siteNumbers.count {
             let number = siteNumbers[index]
@@ -507,9 +522,7 @@ final class Recorder: @unchecked Sendable {
             if siteLocations[Int(existing)] == nil, let location { siteLocations[Int(existing)] = location }
             return existing
         }
-        sites.append(site)
-        siteLocations.append(location)
-        let id = UInt32(sites.count - 1)
+        let id = appendOwnSiteLocked(site, location: location)
         siteTextIDs?[site] = id
         return id
     }

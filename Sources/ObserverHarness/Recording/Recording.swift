@@ -6,7 +6,8 @@ public struct Recording: Sendable {
     let objects: [ObjectInfo]
     let registries: [RegistryInfo]
     /// The sites by id; a site taken from the process's ``SiteCatalog`` has
-    /// a placeholder here and its number in `siteNumbers`.
+    /// a placeholder here, or no entry past the last site given as text, and
+    /// its number in `siteNumbers`.
     private let ownSites: [CallSite]
     /// The caller's original location for sites recorded in process (nil for
     /// sites read from a trace or a scenario), by id as `ownSites`.
@@ -30,11 +31,14 @@ public struct Recording: Sendable {
         self.siteNumbers = siteNumbers
     }
 
+    /// How many site ids there are, id 0 (no site) included.
+    private var siteCount: Int { Swift.max(ownSites.count, siteNumbers.count) }
+
     /// Every site by id, id 0 (no site) first.
-    var sites: [CallSite] { ownSites.indices.map(siteText) }
+    var sites: [CallSite] { (0..<siteCount).map(siteText) }
 
     /// Every site's caller location by id (see `ownSiteLocations`).
-    var siteLocations: [CodeLocation?] { ownSites.indices.map(siteLocation) }
+    var siteLocations: [CodeLocation?] { (0..<siteCount).map(siteLocation) }
 
     private func siteText(_ index: Int) -> CallSite {
         if index < siteNumbers.count, siteNumbers[index] != Self.notFromCatalog {
@@ -47,7 +51,7 @@ public struct Recording: Sendable {
         if index < siteNumbers.count, siteNumbers[index] != Self.notFromCatalog {
             return SiteCatalog.shared.entry(siteNumbers[index]).location
         }
-        return ownSiteLocations[index]
+        return index < ownSiteLocations.count ? ownSiteLocations[index] : nil
     }
 
     /// The caller's location of a site id, nil for none (or a site not recorded in process).

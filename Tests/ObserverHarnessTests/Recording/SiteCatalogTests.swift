@@ -62,4 +62,25 @@ import Testing
         #expect(recording.location(live)?.line == 930_000)
         #expect(recording.location(later)?.line == 930_002)
     }
+
+    /// Live sites add nothing to the recorder's own list of sites until one
+    /// comes as text; every id still names its site, in `sites` as by `site(_:)`.
+    @Test func everyIDNamesItsSiteWhetherLiveOrAppended() {
+        let recorder = Recorder()
+        let first = recorder.siteID(Self.location(line: 940_000))
+        let second = recorder.siteID(Self.location(line: 940_001))
+        let appended = recorder.appendSite(CallSite(file: "Scenario.json", line: 3))
+        let third = recorder.siteID(Self.location(line: 940_002))
+        #expect([first, second, appended, third] == [1, 2, 3, 4])
+        let recording = recorder.snapshot()
+        #expect(recording.sites.map(\.line) == [0, 940_000, 940_001, 3, 940_002])
+        #expect(recording.siteLocations.map { $0?.line } == [nil, 940_000, 940_001, nil, 940_002])
+        #expect(recording.site(appended)?.file == "Scenario.json")
+        #expect(recording.site(third)?.line == 940_002)
+        // Live only: the ids past the placeholder are the catalog's.
+        let liveOnly = Recorder()
+        let ids = (940_010...940_012).map { liveOnly.siteID(Self.location(line: UInt($0))) }
+        #expect(liveOnly.snapshot().sites.map(\.line) == [0, 940_010, 940_011, 940_012])
+        #expect(ids == [1, 2, 3])
+    }
 }
