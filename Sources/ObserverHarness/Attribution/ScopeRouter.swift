@@ -144,10 +144,7 @@ final class ScopeRouter: @unchecked Sendable {
         let isRunning = withLock { running[ObjectIdentifier(registries)] != nil }
         // A harness used only by injection keeps recording: its registries
         // outlive it in the test's hands (`Harness().notificationCenter()`).
-        guard registries.hasOpenedScope else {
-            if isRunning { withLock { removeLocked(ObjectIdentifier(registries)) } }
-            return
-        }
+        guard registries.hasOpenedScope else { return }  // never entered: never running
         registries.finishRecording()
         if isRunning { end(registries) }
     }
@@ -288,16 +285,9 @@ final class ScopeRouter: @unchecked Sendable {
         holding observer: AnyObject, first: HarnessRegistries?, _ body: (InstrumentedNotificationCenter) -> Void
     ) {
         if let center = first?.routedCenterIfMade { body(center) }
-        guard isAnyTestRunning else {
-            for center in leftovers.centers(observedBy: observer) { body(center) }
-            return
+        if isAnyTestRunning {
+            withLock(runningLocked).forEach { registries, center in if registries !== first { body(center) } }
         }
-        let others = withLock {
-            let firstKey = first.map(ObjectIdentifier.init)
-            return RunningTests(
-                entries: running.values.filter { $0.key != firstKey }.sorted { $0.serial < $1.serial }, router: self)
-        }
-        others.forEach { _, center in body(center) }
         for center in leftovers.centers(observedBy: observer) { body(center) }
     }
 }

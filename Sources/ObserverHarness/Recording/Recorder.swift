@@ -428,10 +428,7 @@ final class Recorder: @unchecked Sendable {
     /// Adds a site with its text here: the catalog's sites before it get
     /// their placeholders first, so `sites` is indexed by id.
     private func appendOwnSiteLocked(_ site: CallSite, location: CodeLocation?) -> UInt32 {
-        while sites.count < siteCount {
-            sites.append(Self.catalogSite)
-            siteLocations.append(nil)
-        }
+        padOwnSitesLocked()
         sites.append(site)
         siteLocations.append(location)
         siteCount += 1
@@ -487,16 +484,22 @@ final class Recorder: @unchecked Sendable {
         return id
     }
 
+    /// Gives every catalog site so far its placeholder in `sites`, so the
+    /// lists are indexed by id again.
+    private func padOwnSitesLocked() {
+        while sites.count < siteCount {
+            sites.append(Self.catalogSite)
+            siteLocations.append(nil)
+        }
+    }
+
     /// What `sites` holds for a site whose text is in the catalog.
     private static let catalogSite = CallSite(file: "", line: 0)
 
     /// Copies in the text and location of the sites whose text is in the
     /// catalog: once a site comes as text, sites are indexed by text here.
     private func materializeSitesLocked() {
-        while sites.count < siteCount {
-            sites.append(Self.catalogSite)
-            siteLocations.append(nil)
-        }
+        padOwnSitesLocked()
         var index = 0
         while index < siteNumbers.count {
             let number = siteNumbers[index]

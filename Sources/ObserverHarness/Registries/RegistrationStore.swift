@@ -792,8 +792,8 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         recorder.runOffIsolation(
             delivery: deliverySequence, registration: registration.id, isolation: registration.isolation
         ) {
-            let typed = typed(registration)
-            recorder.withFrame(deliverySequence, context: context) { deliver(typed, observer, deliverySequence) }
+            let receiver = typed(registration)
+            recorder.withFrame(deliverySequence, context: context) { deliver(receiver, observer, deliverySequence) }
         }
     }
 }
