@@ -180,13 +180,23 @@ public final class Harness: Sendable {
     /// released object still alive is checked against its own block
     /// registrations (see `LeakPinning`).
     public func recording() -> Recording {
-        TokenOwners.waitForDyingHolders(in: recorder)
+        let deadline = TokenOwners.Deadline()
+        TokenOwners.waitForDyingHolders(in: recorder, until: deadline)
         recorder.sweepDeallocations()
         searchHeldTasks()
         TokenOwners.record(in: recorder)
         ReferenceChains.record(in: recorder)
         LeakPinning.pin(in: recorder)
-        return recorder.snapshot()
+        // A holder whose deinit began on another thread after the wait above
+        // was skipped by the search: the snapshot is taken only once no
+        // holder is dying (checked under the same lock), so its tokens'
+        // owners are the ones its deinit leaves.
+        while true {
+            if let snapshot = recorder.snapshot(unlessHolderDying: !deadline.hasPassed) { return snapshot }
+            TokenOwners.waitForDyingHolders(in: recorder, until: deadline)
+            recorder.sweepDeallocations()
+            TokenOwners.record(in: recorder)
+        }
     }
 
     /// The number of events recorded so far.

@@ -24,14 +24,25 @@ enum TokenOwners {
     /// How many stored values one object's search reads at most.
     static let valueLimit = 10_000
 
+    /// How long a check waits, in all, for tracked objects dying on other threads.
+    struct Deadline {
+        let uptime = DispatchTime.now().uptimeNanoseconds + 50_000_000
+        var hasPassed: Bool { DispatchTime.now().uptimeNanoseconds >= uptime }
+    }
+
     /// Gives a tracked object whose deinit is running on another thread
     /// (its weak references empty, its tokens not yet let go) a moment to
-    /// finish, up to 50 ms: a test that checks while a queue lets its screen
-    /// go gets the holders it would get a moment later, so its findings do
-    /// not depend on when it checks. Only that state waits, and it is rare.
-    static func waitForDyingHolders(in recorder: Recorder) {
-        for _ in 0..<100 {
-            guard recorder.mayHaveTokenHolderDying() else { return }
+    /// finish, until `deadline`: a test that checks while a
+    /// queue lets its screen go gets the holders it would get a moment
+    /// later, so its findings do not depend on when it checks. Only that
+    /// state waits, and it is rare; past the deadline, the recorder stops
+    /// waiting for the holders that were dying then.
+    static func waitForDyingHolders(in recorder: Recorder, until deadline: Deadline) {
+        while recorder.mayHaveTokenHolderDying() {
+            guard !deadline.hasPassed else {
+                recorder.stopWaitingForDyingHolders()
+                return
+            }
             Thread.sleep(forTimeInterval: 0.000_5)
         }
     }

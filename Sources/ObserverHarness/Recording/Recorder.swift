@@ -72,6 +72,8 @@ final class Recorder: @unchecked Sendable {
     @exclusivity(unchecked) private var tokenOwners: [UInt32: UInt32] = [:]
     /// Who held each block token, decided as it goes (see ``TokenHolderLedger``).
     @exclusivity(unchecked) private var tokenHolders = TokenHolderLedger()
+    /// Gone holders a check stopped waiting for (``stopWaitingForDyingHolders()``).
+    @exclusivity(unchecked) private var notAwaitedHolders: Set<UInt32> = []
     /// Tokens dropped as the next token was stored in their place, by the
     /// token that replaced them: they share its owner.
     @exclusivity(unchecked) private var overwrittenTokens: [UInt32: [UInt32]] = [:]
@@ -631,13 +633,26 @@ final class Recorder: @unchecked Sendable {
         if tokenOwners[token] == nil, tokenHolders.isLooking {
             let gone = sweepTrackedHoldersLocked(keepingAlive: &alive, atTokenEnd: true)
             if let holder = tokenHolders.holder(
-                of: token, ending: ending, gone: gone, thread: thread, end: storage.count)
+                of: token, ending: ending, gone: gone, thread: thread, end: storage.count,
+                quiet: { threadQuietLocked(thread, since: $0) })
             {
                 recordTokenOwnerLocked(holder, of: token, context: context)
             }
         }
         _ = appendLocked(event, context: context)
         tokenHolders.noteEnded(token, ending: ending, holder: tokenOwners[token], thread: thread, end: storage.count)
+    }
+
+    /// Whether no event was recorded on `thread` from event count `start` on
+    /// (read up to ``TokenHolderLedger/deathsReadLimit`` events back).
+    private func threadQuietLocked(_ thread: UInt16, since start: Int) -> Bool {
+        guard start >= 0, storage.count - start <= TokenHolderLedger.deathsReadLimit else { return false }
+        var index = start
+        while index < storage.count {
+            if storage[index].thread == thread { return false }
+            index += 1
+        }
+        return true
     }
 
     /// The token whose block registration is the event just before, made on
@@ -869,17 +884,32 @@ final class Recorder: @unchecked Sendable {
     /// object's deinit may be running on another thread right now, about to
     /// let that token go (and the ledger to name it the token's holder).
     func mayHaveTokenHolderDying() -> Bool {
-        withLock {
-            guard tokenHolders.isLooking, !tokenHolders.tracked.isEmpty else { return false }
-            var ownerless = false
-            for id in registrationTokens where tokenOwners[id] == nil && liveObjects[id] != nil && !isGoneLocked(id) {
-                ownerless = true
-                break
-            }
-            guard ownerless else { return false }
-            for id in tokenHolders.tracked where isGoneLocked(id) { return true }
-            return false
+        withLock { !dyingHoldersLocked().isEmpty }
+    }
+
+    /// The tracked objects that may be in their deinit, while a block token
+    /// with no holder known is alive: those gone (their weak reference
+    /// empty, or their deallocation recorded by a check) that the ledger has
+    /// not seen go, and the one whose deinit is removing its tokens; none
+    /// past ``stopWaitingForDyingHolders()``.
+    private func dyingHoldersLocked() -> [UInt32] {
+        guard tokenHolders.isLooking, !tokenHolders.tracked.isEmpty || tokenHolders.holderStillRemoving != nil
+        else { return [] }
+        var ownerless = false
+        for id in registrationTokens where tokenOwners[id] == nil && liveObjects[id] != nil && !isGoneLocked(id) {
+            ownerless = true
+            break
         }
+        guard ownerless else { return [] }
+        var dying = tokenHolders.tracked.filter { deallocated.contains($0) || isGoneLocked($0) }
+        if let removing = tokenHolders.holderStillRemoving { dying.insert(removing) }
+        return dying.filter { !notAwaitedHolders.contains($0) }
+    }
+
+    /// A check waited long enough: the holders dying now are not waited for
+    /// again (their tokens' holders are found as they go, if ever).
+    func stopWaitingForDyingHolders() {
+        withLock { notAwaitedHolders.formUnion(dyingHoldersLocked()) }
     }
 
     /// Records, once per token, that `holder` keeps the registration token
@@ -997,12 +1027,24 @@ final class Recorder: @unchecked Sendable {
 
     /// Everything recorded so far, as an immutable value.
     func snapshot() -> Recording {
+        withLock { snapshotLocked() }
+    }
+
+    /// ``snapshot()``, or nil when `unlessHolderDying` and a tracked object
+    /// is dying with a token whose holder is not known yet (decided under
+    /// the lock the deinit's removals take).
+    func snapshot(unlessHolderDying: Bool) -> Recording? {
         withLock {
-            Recording(
-                events: EventLog(storage: storage, count: storage.count),
-                strings: strings.strings, objects: objects, registries: registries,
-                sites: sites, siteLocations: siteLocations, siteNumbers: siteNumbers)
+            if unlessHolderDying && !dyingHoldersLocked().isEmpty { return nil }
+            return snapshotLocked()
         }
+    }
+
+    private func snapshotLocked() -> Recording {
+        Recording(
+            events: EventLog(storage: storage, count: storage.count),
+            strings: strings.strings, objects: objects, registries: registries,
+            sites: sites, siteLocations: siteLocations, siteNumbers: siteNumbers)
     }
 
     var eventCount: Int { withLock { storage.count } }

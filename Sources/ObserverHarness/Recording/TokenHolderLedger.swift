@@ -22,7 +22,9 @@
 ///   deinit's next token (not a deinit nested in it, which the release of a
 ///   reference the deinit held can run on the same thread). A removal passes its holder on only while the earlier token still
 ///   exists (still held, so still in the deinit's body), which a removal by a
-///   live screen right after another screen's deinit is not.
+///   live screen right after another screen's deinit is not; in that body,
+///   only events on the same thread part two removals (other threads keep
+///   recording while a deinit runs).
 ///
 /// Two or more found gone (a screen and the view model it frees) name no
 /// one; so do two screens let go in one statement, when the second's tokens
@@ -73,8 +75,11 @@ struct TokenHolderLedger {
 
     /// Decides who held `token`, which goes now (`ending`) on `thread`, with
     /// `gone` the tracked objects found gone just now and `end` the event
-    /// count before the token's event.
-    func holder(of token: UInt32, ending: Ending, gone: [UInt32], thread: UInt16, end: Int) -> UInt32? {
+    /// count before the token's event. `quiet(since)` says whether nothing
+    /// was recorded on `thread` from event count `since` up to `end`.
+    func holder(
+        of token: UInt32, ending: Ending, gone: [UInt32], thread: UInt16, end: Int, quiet: (_ since: Int) -> Bool
+    ) -> UInt32? {
         guard isLooking, gone.count < 2 else { return nil }
         let since = madeAt[token] ?? 0
         var read = 0
@@ -92,8 +97,13 @@ struct TokenHolderLedger {
             diedSince = death.id
         }
         if let found = gone.first { return found }
-        guard let last, last.thread == thread, last.end == end else { return nil }
-        if ending == .removed && madeAt[last.token] == nil { return nil }
+        guard let last, last.thread == thread else { return nil }
+        if ending == .removed {
+            // Still in the deinit's body: other threads' events may come between.
+            guard madeAt[last.token] != nil, last.end == end || quiet(last.end) else { return nil }
+        } else if last.end != end {
+            return nil
+        }
         // The same deinit's next token only if its holder is the one object
         // that died since this token was made: a deinit the last one's
         // release ran, nested in this one on the same thread, lets its own
@@ -105,6 +115,13 @@ struct TokenHolderLedger {
     /// `token` went, as the event just before `end`, with `holder` decided.
     mutating func noteEnded(_ token: UInt32, ending: Ending, holder: UInt32?, thread: UInt16, end: Int) {
         last = isLooking ? (thread, end, token, ending, holder) : nil
+    }
+
+    /// The holder of the token removed last, while that token still exists:
+    /// its deinit may still be running, about to remove its next token.
+    var holderStillRemoving: UInt32? {
+        guard let last, last.ending == .removed, madeAt[last.token] != nil else { return nil }
+        return last.holder
     }
 
     /// Something else went in between (an overwritten token): nothing to pass on.

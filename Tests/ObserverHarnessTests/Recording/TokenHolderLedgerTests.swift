@@ -59,6 +59,19 @@ import Testing
         #expect(ledger.holder(of: 11, ending: .dropped, gone: [], thread: 1, end: 12) == nil)
     }
 
+    /// Other threads keep recording while a deinit's body removes its
+    /// tokens: their events between two removals do not part them; one on
+    /// the same thread does. Drops, which come at once as the holder's
+    /// storage goes, stay parted by any event.
+    @Test func eventsOfOtherThreadsBetweenTwoRemovalsInADeinitDoNotPartThem() {
+        var ledger = ledger()
+        ledger.noteGone([1], at: 8, thread: 1, atTokenEnd: true)
+        ledger.noteEnded(10, ending: .removed, holder: 1, thread: 1, end: 10)
+        #expect(ledger.holder(of: 11, ending: .removed, gone: [], thread: 1, end: 12, quiet: { $0 == 10 }) == 1)
+        #expect(ledger.holder(of: 11, ending: .removed, gone: [], thread: 1, end: 12, quiet: { _ in false }) == nil)
+        #expect(ledger.holder(of: 11, ending: .dropped, gone: [], thread: 1, end: 12, quiet: { $0 == 10 }) == nil)
+    }
+
     /// Holder 1's deinit lets token 10 go; releasing what that held runs
     /// holder 2's deinit on the same thread, nested, which lets its token 12
     /// go right before holder 1's next token, 11: 11 is not 2's.
@@ -96,5 +109,12 @@ import Testing
         for id in 0...UInt32(TokenHolderLedger.trackedLimit) { ledger.track(id + 1) }
         #expect(!ledger.isLooking)
         #expect(ledger.holder(of: 10, ending: .dropped, gone: [1], thread: 1, end: 1) == nil)
+    }
+}
+
+extension TokenHolderLedger {
+    /// A decision where something was recorded on the thread since the last token went, unless at `end`.
+    fileprivate func holder(of token: UInt32, ending: Ending, gone: [UInt32], thread: UInt16, end: Int) -> UInt32? {
+        holder(of: token, ending: ending, gone: gone, thread: thread, end: end, quiet: { _ in false })
     }
 }

@@ -42,6 +42,14 @@ enum Stress {
         }
     }
 
+    /// Busy-waits `turns` turns of a loop: a delay finer than a sleep's.
+    static func spin(_ turns: Int) {
+        var sum = 0
+        for turn in 0..<turns { sum &+= turn }
+        keep(sum)
+    }
+    @inline(never) private static func keep(_ value: Int) {}
+
     /// Counts that any thread may add to.
     final class Counters: @unchecked Sendable {
         private let lock = NSLock()
