@@ -109,8 +109,8 @@ final class Registration<Handler>: RegistrationCore, @unchecked Sendable {
 /// everyone registered when it started.
 ///
 /// Add, remove and the duplicate check cost O(1) amortised: registrations
-/// are found through their observer, and removal leaves a hole in the list
-/// that the next compaction closes.
+/// are found through their observer (by a scan while the list is short),
+/// and removal leaves a hole in the list that the next compaction closes.
 final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable {
     let recorder: Recorder
     let registryID: UInt32
@@ -123,8 +123,12 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     // exclusivity checks redundant on these per-post paths).
     /// Active registrations in registration order; nil where one ended.
     @exclusivity(unchecked) private var registrations: [RegistrationCore?] = []
-    /// The active registrations of each observer id, in registration order.
-    @exclusivity(unchecked) private var byObserver: [UInt32: [RegistrationCore]] = [:]
+    /// The active registrations of each observer id, in registration order,
+    /// made once the list grows past ``observerTableThreshold``: a short list
+    /// (a test's few registrations) is scanned instead, which saves a table
+    /// and an array for each observer.
+    @exclusivity(unchecked) private var byObserver: [UInt32: [RegistrationCore]]?
+    private static var observerTableThreshold: Int { 16 }
     @exclusivity(unchecked) private var activeRegistrations = 0
     /// `registrations.count` at which the holes are closed: twice the active
     /// count at the last compaction, so each add pays O(1) for it.
@@ -185,12 +189,29 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     private func activeDuplicateLocked(
         _ observerID: UInt32, _ channelID: UInt32, _ anyChannel: Bool, _ senderID: UInt32
     ) -> RegistrationCore? {
-        guard let registrations = byObserver[observerID] else { return nil }
+        firstRegistrationLocked(of: observerID) {
+            $0.channel == channelID && $0.anyChannel == anyChannel && $0.senderID == senderID
+        }
+    }
+
+    /// The first active registration of `observerID` that `matches`.
+    private func firstRegistrationLocked(
+        of observerID: UInt32, where matches: (RegistrationCore) -> Bool
+    ) -> RegistrationCore? {
+        // By index, not `first(where:)`: a debug build runs that as unspecialised generic code.
+        if let byObserver {
+            guard let ofObserver = byObserver[observerID] else { return nil }
+            var index = 0
+            while index < ofObserver.count {
+                if matches(ofObserver[index]) { return ofObserver[index] }
+                index += 1
+            }
+            return nil
+        }
         var index = 0
         while index < registrations.count {
-            let registration = registrations[index]
-            if registration.channel == channelID, registration.anyChannel == anyChannel,
-                registration.senderID == senderID
+            if let registration = registrations[index], registration.observerID == observerID,
+                matches(registration)
             {
                 return registration
             }
@@ -199,12 +220,32 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         return nil
     }
 
+    /// The active registrations of `observerID`, in registration order.
+    private func registrationsLocked(of observerID: UInt32) -> [RegistrationCore] {
+        if let byObserver { return byObserver[observerID] ?? [] }
+        var found: [RegistrationCore] = []
+        var index = 0
+        while index < registrations.count {
+            if let registration = registrations[index], registration.observerID == observerID {
+                found.append(registration)
+            }
+            index += 1
+        }
+        return found
+    }
+
     private func appendLocked(_ registration: RegistrationCore) {
         if registrations.count >= compactionThreshold { compactLocked() }
         registration.position = registrations.count
         registrations.append(registration)
-        byObserver[registration.observerID, default: []].append(registration)
         activeRegistrations += 1
+        if byObserver != nil {
+            byObserver?[registration.observerID, default: []].append(registration)
+        } else if registrations.count > Self.observerTableThreshold {
+            var table: [UInt32: [RegistrationCore]] = [:]
+            for case let active? in registrations { table[active.observerID, default: []].append(active) }
+            byObserver = table
+        }
     }
 
     /// Takes `registration` out of the list (it stays in any post's snapshot).
@@ -213,11 +254,11 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         recorder.unwatchSenderLocked(registration.senderID)
         registrations[registration.position] = nil
         activeRegistrations -= 1
-        guard var others = byObserver.removeValue(forKey: registration.observerID) else { return }
+        guard var others = byObserver?.removeValue(forKey: registration.observerID) else { return }
         // Most observers have one registration here: it was this one.
         if others.count == 1, others[0] === registration { return }
         others.removeAll { $0 === registration }
-        if !others.isEmpty { byObserver[registration.observerID] = others }
+        if !others.isEmpty { byObserver?[registration.observerID] = others }
     }
 
     private func compactLocked() {
@@ -237,14 +278,8 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         _ registrationID: UInt32, observerID: UInt32, where accepts: (RegistrationCore) -> Bool = { _ in true }
     ) -> RegistrationCore? {
         guard registrationID != 0 else { return nil }
-        // By index, not `first(where:)`: a debug build runs that as unspecialised generic code.
-        if let ofObserver = byObserver[observerID] {
-            var index = 0
-            while index < ofObserver.count {
-                let found = ofObserver[index]
-                if found.id == registrationID { return accepts(found) ? found : nil }
-                index += 1
-            }
+        if let found = firstRegistrationLocked(of: observerID, where: { $0.id == registrationID }) {
+            return accepts(found) ? found : nil
         }
         for case let registration? in registrations where registration.id == registrationID {
             return accepts(registration) ? registration : nil
@@ -395,7 +430,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             var flags: EventFlags = []
             if channel == nil { flags.insert(.allChannels) }
             var removed = 0
-            for registration in byObserver[observerID] ?? [] {
+            for registration in registrationsLocked(of: observerID) {
                 guard includingTokenForm || !registration.tokenForm,
                     channel == nil || (registration.channel == channelID && !registration.anyChannel),
                     senderID == 0 || registration.senderID == senderID
@@ -511,14 +546,16 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         // deinit has already lost its weak references.
         recorder.withLock {
             guard let id = recorder.addressObjectIDLocked(for: object) else { return false }
-            return byObserver[id]?.isEmpty == false
+            return firstRegistrationLocked(of: id) { _ in true } != nil
         }
     }
 
     /// The ids among `tokens` whose block registration here is still active.
     func activeTokens(among tokens: Set<UInt32>) -> [UInt32] {
         recorder.withLock {
-            tokens.filter { token in byObserver[token]?.contains { $0.isActive && $0.tokenForm } == true }.sorted()
+            tokens.filter { token in
+                firstRegistrationLocked(of: token) { $0.isActive && $0.tokenForm } != nil
+            }.sorted()
         }
     }
 
@@ -557,7 +594,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
 
     func detachRegistrations(ofObserver observerID: UInt32) -> [AnyObject] {
         recorder.withLock {
-            let detached = byObserver[observerID] ?? []
+            let detached = registrationsLocked(of: observerID)
             for registration in detached {
                 endLocked(registration)
                 detachedIDs.insert(registration.id)
