@@ -116,18 +116,18 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
             center.removeObserver(observer, name: name, object: object, location: location)
             matched = true
         }
-        // Nothing anywhere: unbalanced, where a center can tell it was meant for it.
+        // Nothing anywhere: unbalanced, where a center can tell it was meant
+        // for it: one whose block token the object keeps (removing itself by
+        // observer ends nothing there), else the test's own center if its
+        // harness knows the object. An object neither knows may be registered
+        // on Foundation's own center.
         guard !matched else { return }
         var home: InstrumentedNotificationCenter?
         ScopeRouter.shared.forEachCenter(holding: target, first: first) { center in
             if home == nil, center.keepsActiveTokens(of: target) { home = center }
         }
-        if let center = home
-            ?? InstrumentedNotificationCenter.homeOfUnmatchedRemoval(
-                of: target, scope: first?.defaultCenter)
-        {
-            center.removeObserver(observer, name: name, object: object, location: location)
-        }
+        if home == nil, let scope = first?.defaultCenter, scope.knows(target) { home = scope }
+        home?.removeObserver(observer, name: name, object: object, location: location)
     }
 
     // MARK: Posting

@@ -879,10 +879,9 @@ final class Recorder: @unchecked Sendable {
         withLock { liveObjects[id]?.object }
     }
 
-    /// Whether a tracked object has lost its weak reference, unrecorded,
-    /// while a block token with no holder known is still alive: the
-    /// object's deinit may be running on another thread right now, about to
-    /// let that token go (and the ledger to name it the token's holder).
+    /// Whether a tracked object may be in its deinit on another thread right
+    /// now, about to let a token with no holder known go (and the ledger to
+    /// name it the token's holder): see ``dyingHoldersLocked()``.
     func mayHaveTokenHolderDying() -> Bool {
         withLock { !dyingHoldersLocked().isEmpty }
     }

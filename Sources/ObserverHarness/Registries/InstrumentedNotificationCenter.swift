@@ -195,19 +195,6 @@ public final class InstrumentedNotificationCenter: NotificationCenterProtocol, @
         return kept.isEmpty ? [] : store.activeTokens(among: kept)
     }
 
-    /// Where the router records an observer-wide removal that matched no
-    /// registration in any center: a center whose block token `object`
-    /// keeps (removing itself by observer ends nothing there; the router
-    /// looks for one first), else the scope's center if its harness knows
-    /// the object. nil for an object neither knows, which may be registered
-    /// on Foundation's own center.
-    static func homeOfUnmatchedRemoval(
-        of object: AnyObject, scope: InstrumentedNotificationCenter?
-    ) -> InstrumentedNotificationCenter? {
-        guard let scope, scope.knows(object) else { return nil }
-        return scope
-    }
-
     /// Whether `object` keeps a block token of an active registration here.
     func keepsActiveTokens(of object: AnyObject) -> Bool { !activeTokens(keptBy: object).isEmpty }
 
