@@ -27,7 +27,12 @@ enum Analyzer {
             // Folded rule by rule, so a rule's repeats never pile up with the others'.
             var ruleFindings = RuleFindings()
             rule.check(trace, into: &ruleFindings)
-            for finding in ruleFindings.inReportOrder() { findings.add(finding) }
+            let found = ruleFindings.inReportOrder()
+            var position = 0
+            while position < found.count {
+                findings.add(found[position])
+                position += 1
+            }
         }
         return findings.findings.sorted(by: Finding.reportOrder)
     }

@@ -25,7 +25,7 @@ struct AsyncLoops {
     private(set) var lastSettle: (sequence: Int, turns: UInt32, hitLimit: Bool)?
 
     init(_ trace: TraceIndex) {
-        var slots: [UInt32: Int] = [:]
+        var slots = [UInt32: Int]()
         for sequence in trace.asyncEvents {
             let event = trace.events[sequence]
             switch event.kind {

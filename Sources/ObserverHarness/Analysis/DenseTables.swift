@@ -12,7 +12,7 @@ struct DenseIndex {
     /// Ids 1…`inOrder` are at positions 0..<`inOrder`, and no other id is known.
     private var inOrder = 0
     private var flat: [Int32] = []
-    private var sparse: [UInt32: Int32] = [:]
+    private var sparse = [UInt32: Int32]()
     private var count = 0
 
     subscript(id: UInt32) -> Int? {
@@ -59,7 +59,7 @@ struct PairNumbering {
     private static let flatLimit = 1 << 22
     private let secondCount: Int
     private var flat: [Int32]
-    private var sparse: [UInt64: Int32] = [:]
+    private var sparse = [UInt64: Int32]()
     private(set) var count = 0
 
     init(firstCount: Int, secondCount: Int) {

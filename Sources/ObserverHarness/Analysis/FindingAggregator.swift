@@ -7,7 +7,7 @@ struct FindingAggregator {
     static let eventLimit = 8
 
     private(set) var findings: [Finding] = []
-    private var positions: [Finding.Identity: Int] = [:]
+    private var positions = [Finding.Identity: Int]()
 
     /// Adds `finding`, or counts it against an earlier one with the same key
     /// (add in report order so the first occurrence is the one kept).
@@ -84,7 +84,7 @@ struct RuleFindings {
         // Stable: of two findings equal in report order, the earlier found stays first, as in one sort.
         findings.sort(by: Finding.reportOrder)
         var kept: [Finding] = []
-        var identities: [Finding.Identity: (first: Int, events: [Int])] = [:]
+        var identities = [Finding.Identity: (first: Int, events: [Int])]()
         for finding in findings {
             let identity = finding.identity
             guard var seen = identities[identity] else {

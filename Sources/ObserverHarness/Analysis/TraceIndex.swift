@@ -199,7 +199,7 @@ struct TraceIndex {
     private var reAddedOrder: [Int32]?
     /// Deliveries that reached a deallocated observer (`deliverToDead`), by
     /// registration slot: the only deliveries rules ask for, and almost always none.
-    private var deadDeliveriesBySlot: [Int: SequenceList] = [:]
+    private var deadDeliveriesBySlot = [Int: SequenceList]()
     private(set) var ignoredDuplicateAdds: [Int] = []
     private(set) var lifetimes: [Lifetime]
     /// In sequence order (see ``postIndex(ofSequence:)``).
@@ -215,16 +215,16 @@ struct TraceIndex {
     private(set) var retains: [(holder: UInt32, target: UInt32, sequence: Int)] = []
     /// The tracked object that holds each registration token, where the
     /// harness found exactly one (see `TokenOwners`).
-    private(set) var tokenOwners: [UInt32: UInt32] = [:]
+    private(set) var tokenOwners = [UInt32: UInt32]()
     /// Released objects the harness freed by detaching the token registration
     /// that kept them (see `LeakPinning`).
     private(set) var pinnedLeaks: [(token: UInt32, object: UInt32, sequence: Int)] = []
     /// The last reference-chain search of each released object still alive
     /// (its `retain` event; see `ReferenceChains`).
-    private(set) var referenceChainEvents: [UInt32: Int] = [:]
+    private(set) var referenceChainEvents = [UInt32: Int]()
     /// The tracked object that keeps the task of each async loop opened with
     /// no `owner:`, where the harness found exactly one (see `HeldTasks`).
-    private(set) var loopOwners: [UInt32: UInt32] = [:]
+    private(set) var loopOwners = [UInt32: UInt32]()
     private(set) var cycleCuts: [Int] = []
     /// `withObservationTracking` arms, changes and firings, in order.
     private(set) var observationEvents: [Int] = []
@@ -269,7 +269,7 @@ struct TraceIndex {
         lifetimes = Array(repeating: Lifetime(), count: recording.objects.count)
         channels = PairNumbering(firstCount: recording.registries.count, secondCount: recording.strings.count)
         reserveCapacities(recording.events)
-        var activeDelegate: [SlotKey: UInt32] = [:]
+        var activeDelegate = [SlotKey: UInt32]()
         // Read once, indexed by id (no `map`: a debug build runs it as unspecialised generic code).
         let registries = recording.registries
         for sequence in 0..<recording.events.count {

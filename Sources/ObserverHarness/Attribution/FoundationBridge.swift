@@ -14,7 +14,7 @@ final class FoundationBridge: @unchecked Sendable {
 
     private let lock = Lock()
     /// Kept for the process, as a registration on the default center would be.
-    private var tokens: [Notification.Name: any NSObjectProtocol] = [:]  // guarded by `lock`
+    private var tokens = [Notification.Name: any NSObjectProtocol]()  // guarded by `lock`
 
     /// Makes sure Foundation's posts named `name` reach the router.
     func bridge(_ name: Notification.Name?) {

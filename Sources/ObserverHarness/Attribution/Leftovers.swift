@@ -20,10 +20,10 @@ final class Leftovers: @unchecked Sendable {
     // Guarded by `lock`. Centers are held strongly while they have registrations.
     // Every post reads these: the lock already orders each access, so no
     // runtime exclusivity checks.
-    @exclusivity(unchecked) private var members: [ObjectIdentifier: Member] = [:]
-    @exclusivity(unchecked) private var byName: [String: [InstrumentedNotificationCenter]] = [:]
+    @exclusivity(unchecked) private var members = [ObjectIdentifier: Member]()
+    @exclusivity(unchecked) private var byName = [String: [InstrumentedNotificationCenter]]()
     @exclusivity(unchecked) private var everyName: [InstrumentedNotificationCenter] = []
-    private var byObserver: [ObjectIdentifier: [InstrumentedNotificationCenter]] = [:]
+    private var byObserver = [ObjectIdentifier: [InstrumentedNotificationCenter]]()
     /// `members.count`, which a post reads without the lock: most runs have none.
     private let memberCount = PublishedCount()
 

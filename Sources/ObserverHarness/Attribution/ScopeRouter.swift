@@ -66,14 +66,14 @@ final class ScopeRouter: @unchecked Sendable {
     private let lock = Lock()
     // Guarded by `lock`.
     /// The running tests, by registries and by recorder.
-    private var running: [ObjectIdentifier: Entry] = [:] {
+    private var running = [ObjectIdentifier: Entry]() {
         didSet { runningCount.store(running.count) }
     }
     /// `running.count`, read without the lock: with no test running (a test
     /// without the trait, in a suite where one with it ran), nothing is
     /// anyone's, and the router steps aside for Foundation's center.
     private let runningCount = PublishedCount()
-    private var byRecorder: [ObjectIdentifier: Entry] = [:]
+    private var byRecorder = [ObjectIdentifier: Entry]()
     private var closings = 0
     /// Two scopes were open at once: tests run in parallel, so a scope closing
     /// does not mean its test ended, and nothing is given to a test by elimination.

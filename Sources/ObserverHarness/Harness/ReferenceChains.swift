@@ -92,8 +92,8 @@ enum ReferenceChains {
     private struct Search {
         let target: AnyObject
         var nodes: [Node] = []
-        var visited: Set<ObjectIdentifier> = []
-        var visitedContexts: Set<UnsafeRawPointer> = []
+        var visited = Set<ObjectIdentifier>()
+        var visitedContexts = Set<UnsafeRawPointer>()
         var references = 0
         var roots = 0
         var found: (parent: Int?, root: Int, link: String)?

@@ -50,14 +50,14 @@ enum TokenOwners {
     static func record(in recorder: Recorder) {
         // Most tests' tokens are gone by the check, or their owners known: no search.
         guard let input = recorder.tokenOwnerSearch() else { return }
-        var tokenIDs: [ObjectIdentifier: UInt32] = [:]
+        var tokenIDs = [ObjectIdentifier: UInt32]()
         var index = 0
         while index < input.unownedTokenKeys.count {
             tokenIDs[input.unownedTokenKeys[index]] = input.unownedTokenIDs[index]
             index += 1
         }
         // The holders each token was found in, by token id.
-        var owners: [UInt32: [UInt32]] = [:]
+        var owners = [UInt32: [UInt32]]()
         index = 0
         while index < input.holders.count {
             let object = input.holders[index]
@@ -95,8 +95,8 @@ enum TokenOwners {
         /// The id of an instance that is a registration token.
         let tokenID: (AnyObject) -> UInt32?
         var budget = TokenOwners.valueLimit
-        var visited: Set<ObjectIdentifier> = []
-        var found: Set<UInt32> = []
+        var visited = Set<ObjectIdentifier>()
+        var found = Set<UInt32>()
 
         /// Reads the stored properties of `object`, its superclasses' included.
         mutating func enter(_ object: AnyObject, classDepth: Int) {

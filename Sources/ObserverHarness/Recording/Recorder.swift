@@ -14,18 +14,18 @@ final class Recorder: @unchecked Sendable {
     /// Weak references to the app objects not yet known to be gone. A dead
     /// object's entry is dropped, which also frees the weak reference's side
     /// table (kept for every id ever seen, they cost ~60 bytes per object).
-    @exclusivity(unchecked) private var liveObjects: [UInt32: WeakReference] = [:]
+    @exclusivity(unchecked) private var liveObjects: [UInt32: WeakReference]
     /// App objects loaded from weak references under the lock, released
     /// once it is let go (``holdUntilUnlockLocked(_:)``).
     /// The first in a field of its own: the common case (one watched sender
     /// read at a registry call) allocates nothing.
     @exclusivity(unchecked) private var heldUntilUnlock: AnyObject?
     @exclusivity(unchecked) private var moreHeldUntilUnlock: [AnyObject] = []
-    @exclusivity(unchecked) private var objectIDs: [ObjectIdentifier: UInt32] = [:]
+    @exclusivity(unchecked) private var objectIDs: [ObjectIdentifier: UInt32]
     @exclusivity(unchecked) private var deallocated = ObjectBits()
-    /// Each class's unqualified name and its string id, found once per class
+    /// Each class's unqualified name, as its string id, found once per class
     /// rather than per object (a name over 15 bytes is a heap string each time).
-    @exclusivity(unchecked) private var typeNames: [ObjectIdentifier: (name: String, id: UInt32)] = [:]
+    @exclusivity(unchecked) private var typeNames = [ObjectIdentifier: UInt32]()
     @exclusivity(unchecked) private var registries: [RegistryInfo] = [RegistryInfo(name: "", kind: .subject)]
     /// The sites given as text (and, once one is, every site), by id: a
     /// site whose text is in the catalog has no entry here until then, only
@@ -54,7 +54,7 @@ final class Recorder: @unchecked Sendable {
     /// Each watched id's count and its place in `watchedIDs`, the list each
     /// operation sweeps (read by index: a debug build iterates a dictionary
     /// through unspecialised generic code, on every operation).
-    @exclusivity(unchecked) private var watchedSenders: [UInt32: (count: Int, index: Int)] = [:]
+    @exclusivity(unchecked) private var watchedSenders = [UInt32: (count: Int, index: Int)]()
     @exclusivity(unchecked) private var watchedIDs: [UInt32] = []
     /// Set when the harness's test ended: registries keep delivering, and
     /// nothing more is appended. Lock-guarded.
@@ -63,20 +63,20 @@ final class Recorder: @unchecked Sendable {
     /// outside deliveries may be a handler's handed-on work).
     @exclusivity(unchecked) private var offIsolationDeliveries = false
     /// Which `hop` kinds each such delivery has recorded (1: on, 2: off).
-    @exclusivity(unchecked) private var hopMarks: [UInt32: UInt8] = [:]
+    @exclusivity(unchecked) private var hopMarks = [UInt32: UInt8]()
     /// Async deliveries and loops still under way (has its own lock).
     let asyncActivity = AsyncActivity()
     /// The objects tracked as registration tokens (``tokenID(for:kind:site:)``).
-    private var registrationTokens: Set<UInt32> = []
+    private var registrationTokens = Set<UInt32>()
     /// Each registration token's owner, once found (see ``recordTokenOwner(_:of:)``).
-    @exclusivity(unchecked) private var tokenOwners: [UInt32: UInt32] = [:]
+    @exclusivity(unchecked) private var tokenOwners = [UInt32: UInt32]()
     /// Who held each block token, decided as it goes (see ``TokenHolderLedger``).
     @exclusivity(unchecked) private var tokenHolders = TokenHolderLedger()
     /// Gone holders a check stopped waiting for (``stopWaitingForDyingHolders()``).
-    @exclusivity(unchecked) private var notAwaitedHolders: Set<UInt32> = []
+    @exclusivity(unchecked) private var notAwaitedHolders = Set<UInt32>()
     /// Tokens dropped as the next token was stored in their place, by the
     /// token that replaced them: they share its owner.
-    @exclusivity(unchecked) private var overwrittenTokens: [UInt32: [UInt32]] = [:]
+    @exclusivity(unchecked) private var overwrittenTokens = [UInt32: [UInt32]]()
     /// Objects the app said it released, in order.
     @exclusivity(unchecked) private var releasedObjects: [UInt32] = []
     /// Released objects a going registry held strongly (``keepIfReleased(_:)``).
@@ -87,7 +87,7 @@ final class Recorder: @unchecked Sendable {
     @exclusivity(unchecked) private var registriesAtLastPrune = 0
     /// The reference chain last recorded for each released object (see
     /// ``ReferenceChains``): a search that finds the same says nothing new.
-    private var referenceChains: [UInt32: String] = [:]
+    private var referenceChains = [UInt32: String]()
 
     init() {
         // A test's recording names a handful of objects, strings and sites:
@@ -258,7 +258,7 @@ final class Recorder: @unchecked Sendable {
         let bit: UInt8 = flags.contains(.offIsolation) ? 2 : 1
         let marks = hopMarks[origin.delivery] ?? 0
         guard marks & bit == 0 else { return }
-        hopMarks[origin.delivery] = marks | bit
+        hopMarks.updateValue(marks | bit, forKey: origin.delivery)
         var hop = Event(kind: .hop, flags: flags, registration: origin.registration, cause: origin.delivery)
         hop.thread = context.threadNumber
         hop.time = monotonicNanoseconds()
@@ -314,9 +314,9 @@ final class Recorder: @unchecked Sendable {
     func watchSenderLocked(_ id: UInt32) {
         guard id != 0 else { return }
         if let watched = watchedSenders[id] {
-            watchedSenders[id] = (watched.count + 1, watched.index)
+            watchedSenders.updateValue((watched.count + 1, watched.index), forKey: id)
         } else {
-            watchedSenders[id] = (1, watchedIDs.count)
+            watchedSenders.updateValue((1, watchedIDs.count), forKey: id)
             watchedIDs.append(id)
         }
     }
@@ -325,7 +325,7 @@ final class Recorder: @unchecked Sendable {
     func unwatchSenderLocked(_ id: UInt32) {
         guard id != 0, let watched = watchedSenders[id] else { return }
         guard watched.count == 1 else {
-            watchedSenders[id] = (watched.count - 1, watched.index)
+            watchedSenders.updateValue((watched.count - 1, watched.index), forKey: id)
             return
         }
         stopWatchingLocked(id, at: watched.index)
@@ -347,7 +347,8 @@ final class Recorder: @unchecked Sendable {
     /// the start of every registry operation; free when nothing is watched.
     @inline(__always)
     func noticeDeallocationsLocked() {
-        if !watchedIDs.isEmpty { sweepWatchedLocked() }
+        // `count`, not `isEmpty`: a debug build asks the generic `Collection` for that, at every registry call.
+        if watchedIDs.count != 0 { sweepWatchedLocked() }
     }
 
     private func sweepWatchedLocked() {
@@ -359,11 +360,15 @@ final class Recorder: @unchecked Sendable {
             if deallocated.contains(id) || isGoneLocked(id) { gone.append(id) }
             index += 1
         }
-        guard !gone.isEmpty else { return }
+        guard gone.count != 0 else { return }
         // In id order: the recording must not depend on the list's order.
-        for id in inIDOrder(gone) {
+        let ordered = inIDOrder(gone)
+        index = 0
+        while index < ordered.count {
+            let id = ordered[index]
             if let watched = watchedSenders[id] { stopWatchingLocked(id, at: watched.index) }
             appendDeallocLocked(id, flags: .detectedLate)
+            index += 1
         }
     }
 
@@ -519,7 +524,7 @@ final class Recorder: @unchecked Sendable {
     private func siteIDLocked(text site: CallSite, location: CodeLocation?) -> UInt32 {
         if siteTextIDs == nil {
             materializeSitesLocked()
-            var index: [CallSite: UInt32] = [:]
+            var index = [CallSite: UInt32]()
             for id in sites.indices.dropFirst() where index[sites[id]] == nil { index[sites[id]] = UInt32(id) }
             siteTextIDs = index
         }
@@ -692,8 +697,8 @@ final class Recorder: @unchecked Sendable {
         let id = UInt32(objects.count)
         let typeName = typeNameLocked(of: object)
         objects.append(ObjectInfo(typeName: typeName.name, label: label))
-        liveObjects[id] = WeakReference(object)
-        objectIDs[key] = id
+        liveObjects.updateValue(WeakReference(object), forKey: id)
+        objectIDs.updateValue(id, forKey: key)
         // `if let`, not `map` and `?? []`: generic calls in a debug build, per object tracked.
         var trackSite: UInt32 = 0
         if let site { trackSite = siteID(locked: site) }
@@ -710,17 +715,13 @@ final class Recorder: @unchecked Sendable {
 
     private func typeNameLocked(of object: AnyObject) -> (name: String, id: UInt32) {
         let type = ObjectIdentifier(Swift.type(of: object))
-        if let known = typeNames[type] { return known }
+        if let id = typeNames[type] { return (strings[id], id) }
         let name = _typeName(Swift.type(of: object), qualified: false)
-        let entry = (name: name, id: strings.intern(name))
-        typeNames[type] = entry
-        return entry
+        let id = strings.intern(name)
+        typeNames.updateValue(id, forKey: type)
+        return (name, id)
     }
 
-    /// The id to remove `object`'s registrations by. Swift empties weak
-    /// references before `deinit` runs, so an observer removing itself in its
-    /// deinit looks gone; a removal still means the object we knew at this
-    /// address (as Foundation's address-keyed removal does).
     /// The id of the box of a value given as a notification's `object:`:
     /// named after the value and its Swift type, and marked as a value so
     /// rules can tell it from an object. A box already known (a small cached
@@ -735,8 +736,8 @@ final class Recorder: @unchecked Sendable {
         }
         let id = UInt32(objects.count)
         objects.append(ObjectInfo(typeName: typeName, label: label))
-        liveObjects[id] = WeakReference(box)
-        objectIDs[key] = id
+        liveObjects.updateValue(WeakReference(box), forKey: id)
+        objectIDs.updateValue(id, forKey: key)
         _ = appendLocked(
             Event(
                 kind: .track, flags: .boxedValue, site: siteIDLocked(site),
@@ -769,6 +770,10 @@ final class Recorder: @unchecked Sendable {
     /// The id last known at `object`'s address, alive or not. Lock held.
     func addressObjectIDLocked(for object: AnyObject) -> UInt32? { objectIDs[ObjectIdentifier(object)] }
 
+    /// The id to remove `object`'s registrations by. Swift empties weak
+    /// references before `deinit` runs, so an observer removing itself in its
+    /// deinit looks gone; a removal still means the object we knew at this
+    /// address (as Foundation's address-keyed removal does).
     func objectIDForRemoval(of object: AnyObject) -> UInt32 {
         let existing = withLock { addressObjectIDLocked(for: object) }
         return existing ?? objectID(for: object)
@@ -788,7 +793,7 @@ final class Recorder: @unchecked Sendable {
     }
 
     /// Records that `id` deallocated, once.
-    func recordDealloc(_ id: UInt32, flags: EventFlags = [], site: UInt32 = 0) {
+    func recordDealloc(_ id: UInt32, flags: EventFlags = .none, site: UInt32 = 0) {
         withLock { appendDeallocLocked(id, flags: flags, site: site) }
     }
 
@@ -815,7 +820,12 @@ final class Recorder: @unchecked Sendable {
             var gone: [UInt32] = []
             for (id, reference) in liveObjects where isGoneLocked(reference) { gone.append(id) }
             // In id order: the recording must not depend on hash order.
-            for id in inIDOrder(gone) { appendDeallocLocked(id, flags: .detectedLate) }
+            let ordered = inIDOrder(gone)
+            var index = 0
+            while index < ordered.count {
+                appendDeallocLocked(ordered[index], flags: .detectedLate)
+                index += 1
+            }
         }
     }
 
@@ -923,7 +933,7 @@ final class Recorder: @unchecked Sendable {
         var pending = [token]
         while let next = pending.popLast() {
             guard tokenOwners[next] == nil else { continue }
-            tokenOwners[next] = holder
+            tokenOwners.updateValue(holder, forKey: next)
             _ = appendLocked(
                 Event(kind: .retain, flags: .tokenOwner, object: next, subject: holder), context: context)
             pending += overwrittenTokens[next] ?? []
@@ -1178,5 +1188,5 @@ struct TokenOwnerSearchInput {
     var unownedTokenKeys: [ObjectIdentifier] = []
     var unownedTokenIDs: [UInt32] = []
     /// Every live tracked object: a search stops at them.
-    var known: Set<ObjectIdentifier> = []
+    var known = Set<ObjectIdentifier>()
 }

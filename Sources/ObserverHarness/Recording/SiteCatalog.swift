@@ -27,7 +27,7 @@ final class SiteCatalog: @unchecked Sendable {
     private let lock = Lock()
     // Guarded by `lock`.
     private var numbers = SiteKeyTable()
-    private var textNumbers: [CallSite: UInt32] = [:]
+    private var textNumbers = [CallSite: UInt32]()
     private var count = 0
     /// The entries, in chunks that never move and never go (the catalog
     /// lives as long as the process): a recording reads the entries of the

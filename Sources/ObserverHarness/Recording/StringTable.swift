@@ -16,7 +16,7 @@ struct StringTable: Sendable {
         if let id = ids[string] { return id }
         let id = UInt32(strings.count)
         strings.append(string)
-        ids[string] = id
+        ids.updateValue(id, forKey: string)
         return id
     }
 

@@ -43,13 +43,13 @@ struct TokenHolderLedger {
     enum Ending { case dropped, removed }
 
     /// Tracked objects alive when last looked at.
-    private(set) var tracked: Set<UInt32> = []
+    private(set) var tracked = Set<UInt32>()
     /// Tracked objects found gone: when (the event count), on which thread,
     /// whether as a token went.
     private var deaths: [(sequence: Int, thread: UInt16, atTokenEnd: Bool, id: UInt32)] = []
     /// The event count when each block token still in existence was made,
     /// after every tracked object then gone was found gone.
-    private var madeAt: [UInt32: Int] = [:]
+    private var madeAt = [UInt32: Int]()
     /// The last token that went: its thread, the event count just after, how
     /// it went, and the holder it was given.
     private var last: (thread: UInt16, end: Int, token: UInt32, ending: Ending, holder: UInt32?)?

@@ -18,7 +18,7 @@ final class AsyncActivity: @unchecked Sendable {
     /// A task an object the test tracks keeps in its stored properties.
     private struct HeldTaskRecord {
         let task: any HeldTask
-        var holders: [UInt32: WeakObject] = [:]
+        var holders = [UInt32: WeakObject]()
         var opened = false
         var finished = false
     }
@@ -31,16 +31,16 @@ final class AsyncActivity: @unchecked Sendable {
     private var pendingDeliveries = 0
     private var pendingMainActorTurns = 0
     private var bufferedValues = 0
-    private var openLoops: [UInt32: OpenLoop] = [:]
-    private var releasedOwners: Set<UInt32> = []
+    private var openLoops = [UInt32: OpenLoop]()
+    private var releasedOwners = Set<UInt32>()
     private(set) var loopsOpened = 0
     /// The objects the test tracked or released, whose tasks are searched.
-    private var holders: [UInt32: WeakObject] = [:]
-    private var heldTasks: [Int: HeldTaskRecord] = [:]
+    private var holders = [UInt32: WeakObject]()
+    private var heldTasks = [Int: HeldTaskRecord]()
     /// Each open loop's task.
-    private var loopTasks: [UInt32: Int] = [:]
+    private var loopTasks = [UInt32: Int]()
     /// Every task a loop opened in, so a task found after its loop opened is not waited for.
-    private var tasksWithLoops: Set<Int> = []
+    private var tasksWithLoops = Set<Int>()
 
     /// Values buffered for loops that have not taken them yet (`delta` may be negative).
     func valuesBuffered(_ delta: Int) { withLock { bufferedValues += delta } }

@@ -24,7 +24,7 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
     /// Its registry, added on first use, so a harness that never tracks has none.
     private let registry: LazyRegistry
     // Guarded by the recorder's lock.
-    private var watches: [WatchKey: Watch] = [:]
+    private var watches = [WatchKey: Watch]()
     /// The scope's registries: `onChange` runs wherever the change was made,
     /// often outside `withObserverHarness`, so it is put back for the call
     /// (an `onChange` that observes again must be recorded). Set once.

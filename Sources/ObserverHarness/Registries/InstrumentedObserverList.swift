@@ -10,7 +10,7 @@ final class InstrumentedObserverList: ObserverListBackend, @unchecked Sendable {
     /// skips the recorder's object table. An entry counts only while its
     /// object is alive: a new object at a dead one's address misses, and the
     /// recorder gives it a new id as before. Guarded by `knownLock`.
-    @exclusivity(unchecked) private var known: [ObjectIdentifier: KnownObserver] = [:]
+    @exclusivity(unchecked) private var known = [ObjectIdentifier: KnownObserver]()
     /// `known.count` at which entries whose object died are dropped: twice
     /// the entries kept at the last sweep, so each add pays O(1) for it.
     @exclusivity(unchecked) private var knownSweepThreshold = 16

@@ -83,9 +83,9 @@ enum RegistrationIsolation: Equatable, Sendable {
     /// The flags of a delivery running at `place`: whether it ran on the
     /// main actor, and whether that is off this isolation.
     func deliveryFlags(at place: ExecutionPlace) -> EventFlags {
-        var flags: EventFlags = place.isMainActor ? .onMainActor : []
-        if isLeft(at: place) { flags.insert(.offIsolation) }
-        return flags
+        let onMain = place.isMainActor ? EventFlags.onMainActor.rawValue : 0
+        let off = isLeft(at: place) ? EventFlags.offIsolation.rawValue : 0
+        return EventFlags(rawValue: onMain | off)
     }
 
     /// Whether a delivery running at `place` runs off this isolation. A live

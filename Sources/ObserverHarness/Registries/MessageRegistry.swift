@@ -28,7 +28,7 @@ final class MessageRegistry: @unchecked Sendable {
     private let lock = NSLock()
     /// Removals in progress by thread, so a token released inside one is
     /// recorded as removed there, not dropped. Guarded by `lock`.
-    private var removals: [UInt16: (site: CodeLocation, matched: Bool)] = [:]
+    private var removals = [UInt16: (site: CodeLocation, matched: Bool)]()
 
     private var recorder: Recorder { store.recorder }
 

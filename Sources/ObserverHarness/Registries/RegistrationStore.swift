@@ -145,7 +145,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     @exclusivity(unchecked) var onDeliveryAttempt: (() -> Void)?
     /// Registrations a leak check detached (lock-guarded): the app removing
     /// one afterwards removes what it registered, not nothing.
-    private var detachedIDs: Set<UInt32> = []
+    private var detachedIDs = Set<UInt32>()
 
     deinit {
         // Going, a registry frees the observers its strong registrations
@@ -156,8 +156,15 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         // outside this list: its own deinit keeps it.
         guard kind != .delegate else { return }
         var held: [AnyObject] = []
-        for case let registration? in registrations where registration.isActive && registration.hold == .strong {
-            if let observer = registration.observer { held.append(observer) }
+        // By index: a debug build runs `for … in` through unspecialised generic code (every test's registries go).
+        var index = 0
+        while index < registrations.count {
+            if let registration = registrations[index], registration.isActive, registration.hold == .strong,
+                let observer = registration.observer
+            {
+                held.append(observer)
+            }
+            index += 1
         }
         if !held.isEmpty { recorder.keepIfReleased(held) }
     }
@@ -242,7 +249,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         if byObserver != nil {
             byObserver?[registration.observerID, default: []].append(registration)
         } else if registrations.count > Self.observerTableThreshold {
-            var table: [UInt32: [RegistrationCore]] = [:]
+            var table = [UInt32: [RegistrationCore]]()
             for case let active? in registrations { table[active.observerID, default: []].append(active) }
             byObserver = table
         }
@@ -281,8 +288,12 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         if let found = firstRegistrationLocked(of: observerID, where: { $0.id == registrationID }) {
             return accepts(found) ? found : nil
         }
-        for case let registration? in registrations where registration.id == registrationID {
-            return accepts(registration) ? registration : nil
+        var index = 0
+        while index < registrations.count {
+            if let registration = registrations[index], registration.id == registrationID {
+                return accepts(registration) ? registration : nil
+            }
+            index += 1
         }
         return nil
     }
@@ -427,8 +438,8 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             let context = ThreadContext.current
             let siteID = recorder.siteIDLocked(site)
             let channelID = channel.map { recorder.internLocked($0) } ?? 0
-            var flags: EventFlags = []
-            if channel == nil { flags.insert(.allChannels) }
+            // Not `[]` and `insert`: a debug build makes an option set through generic `SetAlgebra` code.
+            let flags = channel == nil ? EventFlags.allChannels : EventFlags.none
             var removed = 0
             for registration in registrationsLocked(of: observerID) {
                 guard includingTokenForm || !registration.tokenForm,
@@ -564,9 +575,9 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// finished test's center is indexed for later posts and removals.
     func activeIndex() -> (names: Set<String>, everyChannel: Bool, observers: Set<ObjectIdentifier>) {
         recorder.withLock {
-            var names: Set<String> = []
+            var names = Set<String>()
             var everyChannel = false
-            var observers: Set<ObjectIdentifier> = []
+            var observers = Set<ObjectIdentifier>()
             for case let registration? in registrations where registration.isActive {
                 if registration.anyChannel {
                     everyChannel = true

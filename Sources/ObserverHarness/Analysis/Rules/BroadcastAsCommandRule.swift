@@ -72,7 +72,7 @@ struct BroadcastAsCommandRule: Rule {
 
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Per post, the receivers that performed each action.
-        var byPost: [Int: [Action: [(receiver: UInt32, sequence: Int)]]] = [:]
+        var byPost = [Int: [Action: [(receiver: UInt32, sequence: Int)]]]()
         var postOrder: [Int] = []
         for effect in trace.effects where effect.kind == .increment || effect.kind == .append {
             guard let delivery = effect.broadcastDelivery, let post = trace.post(ofDelivery: delivery),

@@ -89,8 +89,8 @@ struct ChannelNameTypoRule: Rule {
     /// one side never meets a partner.
     static func typoPairs(_ trace: TraceIndex) -> [Pair] {
         guard someNameLacksAPartner(trace) else { return [] }
-        var firstPost: [UInt32: [UInt32: TraceIndex.PostRecord]] = [:]
-        var firstAdd: [UInt32: [UInt32: TraceIndex.RegistrationRecord]] = [:]
+        var firstPost = [UInt32: [UInt32: TraceIndex.PostRecord]]()
+        var firstAdd = [UInt32: [UInt32: TraceIndex.RegistrationRecord]]()
         // The nested tables are touched only the first time a (registry,
         // channel) pair shows up; a flag per channel number says whether it has.
         var seen = [Bool](repeating: false, count: trace.channelCount)

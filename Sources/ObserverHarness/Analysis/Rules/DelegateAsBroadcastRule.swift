@@ -113,7 +113,7 @@ struct DelegateAsBroadcastRule: Rule {
             let delivery: Int
             let method: UInt32
         }
-        var groups: [Key: Group] = [:]
+        var groups = [Key: Group]()
         var order: [Key] = []
         for call in calls {
             let key = Key(delivery: call.delivery, method: call.method)

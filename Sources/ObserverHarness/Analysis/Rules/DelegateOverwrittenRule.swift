@@ -43,7 +43,7 @@ struct DelegateOverwrittenRule: Rule {
     let firesOnlyWith = EventKinds(.delegateSet)
 
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
-        var current: [Slot: TraceIndex.DelegateSet] = [:]
+        var current = [Slot: TraceIndex.DelegateSet]()
         for set in trace.delegateSets {
             let slot = Slot(registry: set.registry, owner: set.owner)
             defer { current[slot] = set.delegate == 0 ? nil : set }

@@ -138,7 +138,7 @@ struct DeliveryOffIsolationRule: Rule {
     /// `withObservationTracking`'s `onChange` runs on the thread that changes
     /// a tracked value, whatever the registering code's isolation.
     private func checkObservationTracking(_ trace: TraceIndex, into findings: inout RuleFindings) {
-        var arms: [UInt32: Int] = [:]
+        var arms = [UInt32: Int]()
         var reported = Set<UInt32>()
         for sequence in trace.observationEvents {
             let event = trace.events[sequence]
@@ -231,9 +231,9 @@ struct HandlerWork {
     }
 
     /// The first event each delivery's handler recorded in the delivery.
-    private var firstInside: [UInt32: Int] = [:]
-    private var handedOn: Set<UInt32> = []
-    private var strayed: [UInt32: Int] = [:]
+    private var firstInside = [UInt32: Int]()
+    private var handedOn = Set<UInt32>()
+    private var strayed = [UInt32: Int]()
 
     init(_ trace: TraceIndex) {
         let events = trace.events

@@ -128,7 +128,7 @@ struct DuplicateRegistrationRule: Rule {
         let registrations = trace.registrationsInOrder
         var newest = [Int32](repeating: -1, count: trace.lifetimes.count)
         var next = [Int32](repeating: -1, count: registrations.endIndex)
-        var tables: [Int: [Key: Queue]] = [:]
+        var tables = [Int: [Key: Queue]]()
         for position in 0..<registrations.endIndex {
             let registration = registrations[position]
             guard !registration.isDelegate, registration.observer != 0 else { continue }
@@ -176,7 +176,7 @@ struct DuplicateRegistrationRule: Rule {
                     chain.append(cursor)
                     cursor = next[Int(cursor)]
                 }
-                var table: [Key: Queue] = [:]
+                var table = [Key: Queue]()
                 for position in chain.reversed() {
                     let link = registrations[Int(position)]
                     table[Key(link, registrant: registrant), default: Queue()].append(link)
@@ -198,7 +198,7 @@ struct DuplicateRegistrationRule: Rule {
         struct Key: Hashable {
             let registry: UInt32, channel: UInt32, observer: UInt32
         }
-        var armed: [Key: [Int]] = [:]
+        var armed = [Key: [Int]]()
         var reported = Set<Key>()
         for sequence in trace.observationEvents {
             let event = trace.events[sequence]

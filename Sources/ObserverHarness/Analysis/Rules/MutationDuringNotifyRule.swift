@@ -97,7 +97,7 @@ struct MutationDuringNotifyRule: Rule {
             return
         }
         var loops = RunningDeliveryLoops(trace)
-        var enclosing: [UInt64: Int] = [:]
+        var enclosing = [UInt64: Int]()
         let mutations = trace.mutations
         for position in 0..<mutations.endIndex {
             let sequence = mutations[position]
@@ -201,7 +201,7 @@ struct MutationDuringNotifyRule: Rule {
     /// An onChange that wrote what it tracks without observing again (one
     /// that observes again loops, and is `notification-cycle`).
     private func checkObservationSelfWrites(_ trace: TraceIndex, into findings: inout RuleFindings) {
-        var arms: [UInt32: Int] = [:]
+        var arms = [UInt32: Int]()
         for sequence in trace.observationEvents {
             let event = trace.events[sequence]
             if event.kind == .observationArm { arms[event.registration] = sequence }

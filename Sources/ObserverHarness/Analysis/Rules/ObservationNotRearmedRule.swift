@@ -51,8 +51,8 @@ struct ObservationNotRearmedRule: Rule {
     let firesOnlyWith = EventKinds(.observationArm, .observationChange, .observationFire)
 
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
-        var lastFire: [Key: Int] = [:]
-        var arms: [UInt32: Int] = [:]
+        var lastFire = [Key: Int]()
+        var arms = [UInt32: Int]()
         var reported = Set<Key>()
         for sequence in trace.observationEvents {
             let event = trace.events[sequence]

@@ -63,7 +63,7 @@ struct ObservedObjectDeallocatedRule: Rule {
     let firesOnlyWith = EventKinds(.dealloc)
 
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
-        var flowEnds: [Int: Int] = [:]
+        var flowEnds = [Int: Int]()
         for registration in trace.registrationsInOrder {
             guard !registration.isDelegate, registration.sender != 0,
                 let deallocation = trace.lifetimes[Int(registration.sender)].deallocSequence,

@@ -96,7 +96,7 @@ struct RegistrationKeepsObserverAliveRule: Rule {
         checkPinnedLeaks(trace, into: &findings)
         let end = trace.events.count
         let reachable = objectsHeldByTheApp(trace)
-        var holdersByObserver: [UInt32: [TraceIndex.RegistrationRecord]] = [:]
+        var holdersByObserver = [UInt32: [TraceIndex.RegistrationRecord]]()
         for registration in trace.registrationsInOrder {
             guard registration.hold == .strong,
                 registration.removeSequence == nil
@@ -222,7 +222,7 @@ struct RegistrationKeepsObserverAliveRule: Rule {
 
     /// Per observer, its strong trackings no change has taken yet, in arming order.
     private func unfiredStrongTrackings(_ trace: TraceIndex) -> [UInt32: [Int]] {
-        var armed: [UInt32: Int] = [:]
+        var armed = [UInt32: Int]()
         for sequence in trace.observationEvents {
             let event = trace.events[sequence]
             switch event.kind {
@@ -234,7 +234,7 @@ struct RegistrationKeepsObserverAliveRule: Rule {
                 break
             }
         }
-        var byObserver: [UInt32: [Int]] = [:]
+        var byObserver = [UInt32: [Int]]()
         for sequence in armed.values.sorted() {
             byObserver[trace.events[sequence].object, default: []].append(sequence)
         }
@@ -271,7 +271,7 @@ struct RegistrationKeepsObserverAliveRule: Rule {
     /// Objects alive at the end that the app still reaches without going
     /// through a registry: never released, or retained by such an object.
     private func objectsHeldByTheApp(_ trace: TraceIndex) -> Set<UInt32> {
-        var edges: [UInt32: [UInt32]] = [:]
+        var edges = [UInt32: [UInt32]]()
         for retain in trace.retains { edges[retain.holder, default: []].append(retain.target) }
         var reached = Set<UInt32>()
         var stack: [UInt32] = []

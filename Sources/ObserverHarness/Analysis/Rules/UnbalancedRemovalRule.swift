@@ -56,12 +56,12 @@ struct UnbalancedRemovalRule: Rule {
         // all the other rules together).
         let unmatched = trace.removals.filter { trace.events[$0].registration == 0 }
         guard !unmatched.isEmpty else { return }
-        var byObserver: [Key: [TraceIndex.RegistrationRecord]] = [:]
+        var byObserver = [Key: [TraceIndex.RegistrationRecord]]()
         for sequence in unmatched {
             byObserver[Key(registry: trace.events[sequence].registry, observer: trace.events[sequence].object)] = []
         }
         let unmatchedObservers = Set(unmatched.map { trace.events[$0].object })
-        var tokenRegistry: [UInt32: UInt32] = [:]
+        var tokenRegistry = [UInt32: UInt32]()
         for registration in trace.registrationsInOrder where !registration.isDelegate {
             byObserver[Key(registry: registration.registry, observer: registration.observer)]?.append(registration)
             // A block registration is also its token's owner's: that object removing itself ends nothing.

@@ -38,7 +38,7 @@ struct UnobservedPostRule: Rule {
 
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Keyed by channel number: a hash per post was most of this rule's time.
-        var unreceived: [Int: [TraceIndex.PostRecord]] = [:]
+        var unreceived = [Int: [TraceIndex.PostRecord]]()
         var totals = [Int](repeating: 0, count: trace.channelCount)
         var order: [Int] = []
         let registries = trace.recording.registries  // read once (see `ChannelNameTypoRule`)
