@@ -716,6 +716,8 @@ final class Recorder: @unchecked Sendable {
     private func typeNameLocked(of object: AnyObject) -> (name: String, id: UInt32) {
         let type = ObjectIdentifier(Swift.type(of: object))
         if let id = typeNames[type] { return (strings[id], id) }
+        // Room for a test's few classes at the first: growing from one entry rehashes at each doubling.
+        if typeNames.count == 0 { typeNames = Dictionary(minimumCapacity: 8) }
         let name = _typeName(Swift.type(of: object), qualified: false)
         let id = strings.intern(name)
         typeNames.updateValue(id, forKey: type)
@@ -1094,7 +1096,21 @@ package struct MemoryFootprint: Sendable {
 /// in a debug build (what `swift test` makes).
 private func inIDOrder(_ ids: [UInt32]) -> [UInt32] {
     guard ids.count > 1 else { return ids }
-    return positionsInIDOrder(ids).map { ids[$0] }
+    guard ids.count <= 16 else { return ids.sorted() }
+    // Sorted in place, by index: no positions to map back (a generic `map` in a debug build).
+    var sorted = ids
+    var next = 1
+    while next < sorted.count {
+        let id = sorted[next]
+        var slot = next
+        while slot > 0, sorted[slot - 1] > id {
+            sorted[slot] = sorted[slot - 1]
+            slot -= 1
+        }
+        sorted[slot] = id
+        next += 1
+    }
+    return sorted
 }
 
 /// The positions of `ids`, ordered by id: an insertion sort for the few a
