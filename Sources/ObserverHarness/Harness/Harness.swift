@@ -180,6 +180,8 @@ public final class Harness: Sendable {
     /// released object still alive is checked against its own block
     /// registrations (see `LeakPinning`).
     public func recording() -> Recording {
+        // Nothing recorded (most tests of a suite under the trait): no object to sweep or search.
+        if let empty = recorder.snapshotIfEmpty() { return empty }
         let deadline = TokenOwners.Deadline()
         TokenOwners.waitForDyingHolders(in: recorder, until: deadline)
         recorder.sweepDeallocations()

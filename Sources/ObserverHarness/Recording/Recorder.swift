@@ -1051,6 +1051,12 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
+    /// ``snapshot()`` while nothing is recorded, else nil: every object,
+    /// token and task holder a check looks at is tracked with an event.
+    func snapshotIfEmpty() -> Recording? {
+        withLock { storage.count == 0 ? snapshotLocked() : nil }
+    }
+
     private func snapshotLocked() -> Recording {
         Recording(
             events: EventLog(storage: storage, count: storage.count),
