@@ -18,7 +18,7 @@ struct BenchOptions {
 
     /// The measurements, in the order they run.
     enum Section: String, CaseIterable {
-        case post, bridge, small, trait, memory, analysis, trace, replays, interface, store
+        case post, bridge, small, trait, memory, analysis, trace, replays, interface, store, growth
     }
 
     var mode: Mode = .full
@@ -35,7 +35,8 @@ struct BenchOptions {
         USAGE: harness-bench [--json] [--quick] [--only SECTION,...]
 
         Measures ObserverHarness: post cost against Foundation's NotificationCenter and a
-        locked closure array, the per-test cost of a harness and of the test trait, memory
+        locked closure array, the per-test cost of a harness and of the test trait (and
+        whether it stays flat over a long suite's call sites), memory
         per recorded event, analysis throughput, trace
         write/read throughput and `harness-cli analyze` wall time, and the replays
         exploration needs to find one conflicting pair. Build in release mode:
@@ -47,7 +48,7 @@ struct BenchOptions {
           --quick   small sizes, a few seconds in all (what CI runs; not for comparing)
           --only SECTION,...
                     run only these of post, bridge, small, trait, memory, analysis, trace, replays,
-                    interface, store
+                    interface, store, growth
           --store-sizes N,...
                     the store shape's subscriber counts (default 10,1000,3000,10000)
           --observers N,...
@@ -74,7 +75,7 @@ struct BenchOptions {
                 guard !chosen.isEmpty, chosen.count == names.count else {
                     throw UsageError(
                         message: "--only takes sections from post, bridge, small, trait, memory, analysis, trace, "
-                            + "replays, interface, store")
+                            + "replays, interface, store, growth")
                 }
                 sections = Section.allCases.filter(chosen.contains)
             case "--store-sizes":

@@ -13,6 +13,7 @@ struct Results {
     var replays: [ReplayBenchmark.Row] = []
     var interface: [InterfaceBenchmark.Row] = []
     var store: [StoreShapeBenchmark.Row] = []
+    var growth: SuiteGrowthBenchmark.Result?
 
     struct Target {
         let description: String
@@ -61,6 +62,12 @@ struct Results {
                     description: "small test (\(build)): at most \(Int(bound)) us more than on Foundation",
                     measured: format(small.overheadMicroseconds, "%.1f us"),
                     met: small.overheadMicroseconds <= bound))
+        }
+        if let growth {
+            targets.append(
+                Target(
+                    description: "a long suite: its last tests cost at most 1.2x its first (CPU)",
+                    measured: format(growth.ratio, "%.2fx"), met: growth.ratio <= 1.2))
         }
         if let trait {
             targets.append(

@@ -67,6 +67,13 @@ extension Results {
         if bridge != nil { value["bridge"] = bridgeJSON }
         if !interface.isEmpty { value["interface"] = interfaceJSON }
         if !store.isEmpty { value["store_shape"] = storeJSON }
+        if let growth {
+            value["suite_growth"] = [
+                "tests": .int(growth.tests), "sites_per_test": .int(growth.sitesPerTest),
+                "first_tests_cpu_us": .double(rounded(growth.firstMicroseconds, 2)),
+                "last_tests_cpu_us": .double(rounded(growth.lastMicroseconds, 2)),
+            ]
+        }
         return JSONValue.object(value).serialized(.canonical) + "\n"
     }
 
@@ -87,6 +94,7 @@ extension Results {
         out += bridgeSection
         if !interface.isEmpty { out += interfaceSection }
         if !store.isEmpty { out += storeSection }
+        if let growth { out += Self.growthSection(growth) }
         out +=
             judged
             ? "\nTargets\n" : "\nTargets (at --quick's small sizes: a hint, judged at the full sizes)\n"
@@ -126,6 +134,26 @@ extension Results {
                         format(small.instrumentedMicroseconds, "%.1f"), format(small.foundationMicroseconds, "%.1f"),
                         format(small.overheadMicroseconds, "%.1f"),
                     ]
+                ])
+    }
+
+    private static func growthSection(_ growth: SuiteGrowthBenchmark.Result) -> String {
+        let batch = growth.tests / 10
+        // Sites met before a test: the warm-up's, then every earlier test's.
+        func sitesBefore(_ test: Int) -> Int { (SuiteGrowthBenchmark.warmUps + test) * growth.sitesPerTest }
+        return "\nA long suite: \(growth.tests) small tests, \(growth.sitesPerTest) call sites of their own each, "
+            + "CPU us per test\n"
+            + columns(
+                ["tests", "call sites met before each", "us per test"],
+                [
+                    [
+                        "first \(batch)", "\(sitesBefore(0)) to \(sitesBefore(batch - 1))",
+                        format(growth.firstMicroseconds, "%.1f"),
+                    ],
+                    [
+                        "last \(batch)", "\(sitesBefore(growth.tests - batch)) to \(sitesBefore(growth.tests - 1))",
+                        format(growth.lastMicroseconds, "%.1f"),
+                    ],
                 ])
     }
 

@@ -80,6 +80,9 @@ do {
     if starting(.store, "the store shape: n weak subscribers, subscribed 11 times, 10 changes") {
         results.store = StoreShapeBenchmark(options: options).run()
     }
+    if starting(.growth, "a long suite: the last tests, after many call sites, against the first") {
+        results.growth = SuiteGrowthBenchmark(options: options).run()
+    }
     print(
         options.json ? results.json : results.table(machine: Machine.description, judged: !options.isQuick),
         terminator: "")

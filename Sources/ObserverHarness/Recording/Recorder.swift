@@ -35,7 +35,7 @@ final class Recorder: @unchecked Sendable {
     /// How many site ids there are, id 0 (no site) included.
     @exclusivity(unchecked) private var siteCount = 1
     /// This recording's site id for each ``SiteCatalog`` number (0: not yet seen here).
-    @exclusivity(unchecked) private var siteIDsByNumber: [UInt32] = []
+    @exclusivity(unchecked) private var siteIDsByNumber = SiteIDsByNumber()
     /// Per site id, its catalog number, for a site whose text a recording
     /// reads from the catalog (`Recording.notFromCatalog` for the others);
     /// empty until one is. See ``materializeSitesLocked()``.
@@ -467,8 +467,8 @@ final class Recorder: @unchecked Sendable {
     }
 
     private func siteIDLocked(catalogNumber number: UInt32) -> UInt32 {
-        let index = Int(number)
-        if index < siteIDsByNumber.count, siteIDsByNumber[index] != 0 { return siteIDsByNumber[index] }
+        let known = siteIDsByNumber[number]
+        if known != 0 { return known }
         let id: UInt32
         if siteTextIDs != nil {
             let entry = SiteCatalog.shared.entry(number)
@@ -481,13 +481,7 @@ final class Recorder: @unchecked Sendable {
             while siteNumbers.count < Int(id) { siteNumbers.append(Recording.notFromCatalog) }
             siteNumbers.append(number)
         }
-        if index >= siteIDsByNumber.count {
-            // An array, not `repeatElement`: a debug build (what `swift test` makes)
-            // copies a `Repeated` element by element through generic code.
-            // With room for the sites numbered next: a test's own are numbered together.
-            siteIDsByNumber += [UInt32](repeating: 0, count: index + 16 - siteIDsByNumber.count)
-        }
-        siteIDsByNumber[index] = id
+        siteIDsByNumber.set(id, for: number)
         return id
     }
 
@@ -1080,6 +1074,7 @@ final class Recorder: @unchecked Sendable {
             tableBytes += deallocated.byteCount
             tableBytes += sites.capacity * (MemoryLayout<CallSite>.stride + MemoryLayout<CodeLocation?>.stride)
             tableBytes += siteNumbers.capacity * MemoryLayout<UInt32>.stride
+            tableBytes += siteIDsByNumber.byteCount
             return MemoryFootprint(events: storage.count, eventBytes: eventBytes, tableBytes: tableBytes)
         }
     }
@@ -1137,6 +1132,56 @@ private func positionsInIDOrder(_ ids: [UInt32]) -> [Int] {
         next += 1
     }
     return order
+}
+
+/// A recording's site id for each ``SiteCatalog`` number it has met (0:
+/// not met), in pages of 64 numbers. The catalog numbers every site the
+/// process meets, so a test late in a long suite has its own sites numbered
+/// in the tens of thousands; one array up to its largest number made every
+/// test pay for all the sites before it. A test's sites fill a few pages:
+/// the app code's, numbered early, and its own, numbered together.
+struct SiteIDsByNumber {
+    private static let pageShift = 6
+    private static let pageSize = 1 << pageShift
+    /// Per page of numbers up to the last page met, where its ids start in
+    /// `ids`; -1: none yet. At most 1 024 entries: the catalog holds 65 536 numbers.
+    private var pageStarts: [Int32] = []
+    private var ids: [UInt32] = []
+
+    subscript(number: UInt32) -> UInt32 {
+        let page = Int(number) >> Self.pageShift
+        guard page < pageStarts.count else { return 0 }
+        let start = pageStarts[page]
+        return start < 0 ? 0 : ids[Int(start) + (Int(number) & (Self.pageSize - 1))]
+    }
+
+    mutating func set(_ id: UInt32, for number: UInt32) {
+        let page = Int(number) >> Self.pageShift
+        // New arrays are made with `init(repeating:count:)`, which a debug build
+        // (what `swift test` makes) has specialised: `+=` is a generic call there.
+        if page >= pageStarts.count {
+            var grown = [Int32](repeating: -1, count: page + 1)
+            var index = 0
+            while index < pageStarts.count {
+                grown[index] = pageStarts[index]
+                index += 1
+            }
+            pageStarts = grown
+        }
+        if pageStarts[page] < 0 {
+            pageStarts[page] = Int32(ids.count)
+            if ids.count == 0 {
+                ids = [UInt32](repeating: 0, count: Self.pageSize)
+            } else {
+                ids += [UInt32](repeating: 0, count: Self.pageSize)
+            }
+        }
+        ids[Int(pageStarts[page]) + (Int(number) & (Self.pageSize - 1))] = id
+    }
+
+    var byteCount: Int {
+        pageStarts.capacity * MemoryLayout<Int32>.stride + ids.capacity * MemoryLayout<UInt32>.stride
+    }
 }
 
 /// One bit per object id: whether its deallocation has been recorded.

@@ -28,6 +28,27 @@ import Testing
         }
     }
 
+    /// A test late in a long suite meets sites the catalog numbered in the
+    /// tens of thousands: its table of them is a few pages, not an array up
+    /// to the largest number.
+    @Test func aRecordingsSiteTableHoldsPagesOfTheNumbersItMet() {
+        var table = SiteIDsByNumber()
+        #expect(table[0] == 0 && table[65_535] == 0)
+        table.set(1, for: 3)  // app code, numbered early
+        // The test's own, numbered late: the first and last numbers of a page of 64, and the next page's first.
+        table.set(2, for: 59_968)
+        table.set(3, for: 60_031)
+        table.set(4, for: 60_032)
+        #expect(table[3] == 1 && table[59_968] == 2 && table[60_031] == 3 && table[60_032] == 4)
+        #expect(table[4] == 0 && table[59_967] == 0 && table[59_969] == 0 && table[60_033] == 0)
+        #expect(table[65_535] == 0)
+        // Three pages of ids and a start for each page up to the last: a few
+        // kilobytes, where an array up to number 60 032 took 240.
+        #expect(table.byteCount < 8_192, "the table grew with the catalog: \(table.byteCount) bytes")
+        table.set(5, for: 59_968)
+        #expect(table[59_968] == 5 && table[60_031] == 3)
+    }
+
     @Test func theSameLineAtAnotherColumnIsAnotherSite() {
         let recorder = Recorder()
         let first = recorder.siteID(Self.location(line: 910_001, column: 3))
