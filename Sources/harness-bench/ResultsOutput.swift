@@ -142,7 +142,7 @@ extension Results {
         // Sites met before a test: the warm-up's, then every earlier test's.
         func sitesBefore(_ test: Int) -> Int { (SuiteGrowthBenchmark.warmUps + test) * growth.sitesPerTest }
         return "\nA long suite: \(growth.tests) small tests, \(growth.sitesPerTest) call sites of their own each, "
-            + "CPU us per test\n"
+            + "median CPU us per test\n"
             + columns(
                 ["tests", "call sites met before each", "us per test"],
                 [

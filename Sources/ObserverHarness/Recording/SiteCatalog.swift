@@ -25,10 +25,19 @@ final class SiteCatalog: @unchecked Sendable {
     static let chunkSize = 1 << chunkShift
 
     private let lock = Lock()
-    // Guarded by `lock`.
-    private var numbers = SiteKeyTable()
-    private var textNumbers = [CallSite: UInt32]()
-    private var count = 0
+    // Guarded by `lock`, which already orders every access: the runtime's
+    // exclusivity checks (two calls per access) buy nothing.
+    @exclusivity(unchecked) private var numbers = SiteKeyTable()
+    /// Catalog numbers by text: the text's file number (plus one), line and
+    /// column. Integers, not the text: a `Dictionary` of `CallSite`s hashed
+    /// the file's path for every new site, and again at every doubling.
+    @exclusivity(unchecked) private var textNumbers = SiteKeyTable()
+    /// File numbers by `#fileID` pointer (line and column 0), and by text:
+    /// a file's text is made once per pointer, not once per site.
+    @exclusivity(unchecked) private var filesByPointer = SiteKeyTable()
+    @exclusivity(unchecked) private var filesByText = [String: UInt32]()
+    @exclusivity(unchecked) private var fileTexts: [String] = []
+    @exclusivity(unchecked) private var count = 0
     /// The entries, in chunks that never move and never go (the catalog
     /// lives as long as the process): a recording reads the entries of the
     /// numbers it holds without a lock or a copy. An entry is written before
@@ -45,12 +54,12 @@ final class SiteCatalog: @unchecked Sendable {
     /// nil for a location without a static file pointer or a full catalog.
     /// Two locations with the same text get the same number.
     func number(for key: SiteKey, _ location: CodeLocation) -> UInt32? {
-        guard key.file != nil else { return nil }
+        guard let pointer = key.file else { return nil }
         lock.lock()
         defer { lock.unlock() }
         if let number = numbers[key] { return number }
-        let site = location.callSite
-        if let number = textNumbers[site] {
+        let file = fileNumberLocked(UInt(bitPattern: pointer), location.fileID)
+        if let number = textNumbers[file: UInt(file) + 1, line: key.line, column: key.column] {
             numbers.insert(key, number)
             return number
         }
@@ -60,10 +69,27 @@ final class SiteCatalog: @unchecked Sendable {
         let number = UInt32(count)
         let chunk = count >> Self.chunkShift
         if chunks[chunk] == nil { chunks[chunk] = .allocate(capacity: Self.chunkSize) }
+        let site = CallSite(file: fileTexts[Int(file)], line: Int(location.line), column: Int(location.column))
         (chunks[chunk]! + (count & (Self.chunkSize - 1))).initialize(to: Entry(site: site, location: stored))
         count += 1
         numbers.insert(key, number)
-        textNumbers[site] = number
+        textNumbers.insert(file: UInt(file) + 1, line: key.line, column: key.column, number)
+        return number
+    }
+
+    /// The number of the file `fileID` (at `pointer`) names: one per text. Lock held.
+    private func fileNumberLocked(_ pointer: UInt, _ fileID: StaticString) -> UInt32 {
+        if let number = filesByPointer[file: pointer, line: 0, column: 0] { return number }
+        let text = "\(fileID)"
+        let number: UInt32
+        if let known = filesByText[text] {
+            number = known
+        } else {
+            number = UInt32(fileTexts.count)
+            fileTexts.append(text)
+            filesByText.updateValue(number, forKey: text)
+        }
+        filesByPointer.insert(file: pointer, line: 0, column: 0, number)
         return number
     }
 
@@ -78,8 +104,8 @@ final class SiteCatalog: @unchecked Sendable {
     }
 }
 
-/// Catalog numbers by ``SiteKey``: open addressing with a multiplicative hash
-/// of the key's three words. Every registry call of every test looks its
+/// Catalog numbers by ``SiteKey`` (or another key of three words, the
+/// first never 0): open addressing with a multiplicative hash of the words. Every registry call of every test looks its
 /// site up here; a `Dictionary` hashed the key with SipHash, most of the
 /// lookup's cost.
 private struct SiteKeyTable {
@@ -102,12 +128,16 @@ private struct SiteKeyTable {
 
     subscript(key: SiteKey) -> UInt32? {
         guard let pointer = key.file else { return nil }
-        let file = UInt(bitPattern: pointer)
-        return slots.withUnsafeBufferPointer { slots in
+        return self[file: UInt(bitPattern: pointer), line: key.line, column: key.column]
+    }
+
+    /// The number under a key of three words; `file` is never 0.
+    subscript(file file: UInt, line line: UInt, column column: UInt) -> UInt32? {
+        slots.withUnsafeBufferPointer { slots in
             let mask = slots.count - 1
-            var index = Int(truncatingIfNeeded: Self.hash(file, key.line, key.column)) & mask
+            var index = Int(truncatingIfNeeded: Self.hash(file, line, column)) & mask
             while slots[index].file != 0 {
-                if slots[index].file == file, slots[index].line == key.line, slots[index].column == key.column {
+                if slots[index].file == file, slots[index].line == line, slots[index].column == column {
                     return slots[index].number
                 }
                 index = (index + 1) & mask
@@ -119,8 +149,13 @@ private struct SiteKeyTable {
     /// Adds `key` (not present) with `number`.
     mutating func insert(_ key: SiteKey, _ number: UInt32) {
         guard let pointer = key.file else { return }
+        insert(file: UInt(bitPattern: pointer), line: key.line, column: key.column, number)
+    }
+
+    /// Adds a key of three words (not present; `file` is never 0) with `number`.
+    mutating func insert(file: UInt, line: UInt, column: UInt, _ number: UInt32) {
         if (count + 1) * 2 > slots.count { grow() }
-        place(UInt(bitPattern: pointer), key.line, key.column, number)
+        place(file, line, column, number)
         count += 1
     }
 
@@ -134,7 +169,13 @@ private struct SiteKeyTable {
     private mutating func grow() {
         let old = slots
         slots = [Slot](repeating: Slot(), count: old.count * 2)
-        for slot in old where slot.file != 0 { place(slot.file, slot.line, slot.column, slot.number) }
+        // By index: a debug build (what `swift test` makes) walks an array through generic code.
+        var index = 0
+        while index < old.count {
+            let slot = old[index]
+            if slot.file != 0 { place(slot.file, slot.line, slot.column, slot.number) }
+            index += 1
+        }
     }
 }
 
