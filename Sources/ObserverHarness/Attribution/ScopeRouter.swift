@@ -110,8 +110,8 @@ final class ScopeRouter: @unchecked Sendable {
         registries.hasOpenedScope = true
         let finishing: [HarnessRegistries] = withLock {
             let entry = running[key] ?? Entry(registries)
-            running[key] = entry
-            byRecorder[ObjectIdentifier(entry.recorder)] = entry
+            running.updateValue(entry, forKey: key)
+            byRecorder.updateValue(entry, forKey: ObjectIdentifier(entry.recorder))
             entry.depth += 1
             let others = running.values.filter { $0 !== entry }
             // Another open scope is a parallel test, unless this scope nests in it.
@@ -160,7 +160,7 @@ final class ScopeRouter: @unchecked Sendable {
     private func removeLocked(_ key: ObjectIdentifier) {
         guard let entry = running.removeValue(forKey: key) else { return }
         entry.ended = true
-        byRecorder[ObjectIdentifier(entry.recorder)] = nil
+        byRecorder.removeValue(forKey: ObjectIdentifier(entry.recorder))
     }
 
     // MARK: Attributing

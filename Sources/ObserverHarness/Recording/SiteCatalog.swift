@@ -190,4 +190,11 @@ struct SiteKey {
         line = location.line
         column = location.column
     }
+
+    /// A key at another address (tests: the linker merges equal literals of one binary).
+    init(file: UnsafeRawPointer, line: UInt, column: UInt) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
 }

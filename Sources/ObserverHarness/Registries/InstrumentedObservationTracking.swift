@@ -101,7 +101,7 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
                 ?? Watch(
                     registryID: registryID, channel: recorder.internLocked("values read at \(location.callSite)"),
                     site: site, ownerID: ownerID, owner: owner)
-            watches[key] = watch
+            watches.updateValue(watch, forKey: key)
             let registration = recorder.newRegistrationIDLocked()
             _ = recorder.appendLocked(
                 Event(

@@ -86,7 +86,7 @@ final class InstrumentedObserverList: ObserverListBackend, @unchecked Sendable {
         var alive: [AnyObject] = []
         knownLock.lock()
         if known.count >= knownSweepThreshold { sweepKnownLocked(keepingAlive: &alive) }
-        known[ObjectIdentifier(observer)] = entry
+        known.updateValue(entry, forKey: ObjectIdentifier(observer))
         knownLock.unlock()
         withExtendedLifetime(alive) {}
         return entry

@@ -49,6 +49,23 @@ import Testing
         #expect(table[59_968] == 5 && table[60_031] == 3)
     }
 
+    /// `@inlinable` code's `#fileID` is emitted into each module that inlines
+    /// it: one text at several addresses is one site, with one number.
+    @Test func theSameTextAtAnotherAddressIsTheSameSite() throws {
+        let location = Self.location(line: 940_000)
+        let literal = SiteKey(location)
+        // Another address with the same text: a copy that lives as long as the catalog (the process).
+        let copy = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 8)
+        let elsewhere = SiteKey(file: copy, line: literal.line, column: literal.column)
+        let catalog = SiteCatalog.shared
+        let number = try #require(catalog.number(for: literal, location))
+        #expect(catalog.number(for: elsewhere, location) == number)
+        let nextLine = Self.location(line: 940_001)
+        let other = catalog.number(for: SiteKey(file: copy, line: nextLine.line, column: nextLine.column), nextLine)
+        #expect(other != nil && other != number)
+        #expect(catalog.site(number) == CallSite(file: "SiteCatalogTests/Far.swift", line: 940_000, column: 7))
+    }
+
     @Test func theSameLineAtAnotherColumnIsAnotherSite() {
         let recorder = Recorder()
         let first = recorder.siteID(Self.location(line: 910_001, column: 3))
