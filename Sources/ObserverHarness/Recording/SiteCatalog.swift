@@ -105,9 +105,9 @@ final class SiteCatalog: @unchecked Sendable {
 }
 
 /// Catalog numbers by ``SiteKey`` (or another key of three words, the
-/// first never 0): open addressing with a multiplicative hash of the words. Every registry call of every test looks its
-/// site up here; a `Dictionary` hashed the key with SipHash, most of the
-/// lookup's cost.
+/// first never 0): open addressing with a multiplicative hash of the words.
+/// Every registry call of every test looks its site up here; a `Dictionary`
+/// hashed the key with SipHash, most of the lookup's cost.
 private struct SiteKeyTable {
     private struct Slot {
         var file: UInt = 0  // 0: empty (a key in the table has a file pointer)
