@@ -842,13 +842,7 @@ final class Recorder: @unchecked Sendable {
     /// a search never overrides an owner, so owned tokens need none.
     func tokenOwnerSearch() -> TokenOwnerSearchInput? {
         withLock {
-            guard !registrationTokens.isEmpty else { return nil }
-            var needed = false
-            for id in registrationTokens where tokenOwners[id] == nil && liveObjects[id] != nil && !isGoneLocked(id) {
-                needed = true
-                break
-            }
-            guard needed else { return nil }
+            guard hasUnownedLiveTokenLocked() else { return nil }
             // In hash order: which holder is searched first changes nothing.
             var input = TokenOwnerSearchInput()
             for (id, reference) in liveObjects {
@@ -900,15 +894,18 @@ final class Recorder: @unchecked Sendable {
     private func dyingHoldersLocked() -> [UInt32] {
         guard tokenHolders.isLooking, !tokenHolders.tracked.isEmpty || tokenHolders.holderStillRemoving != nil
         else { return [] }
-        var ownerless = false
-        for id in registrationTokens where tokenOwners[id] == nil && liveObjects[id] != nil && !isGoneLocked(id) {
-            ownerless = true
-            break
-        }
-        guard ownerless else { return [] }
+        guard hasUnownedLiveTokenLocked() else { return [] }
         var dying = tokenHolders.tracked.filter { deallocated.contains($0) || isGoneLocked($0) }
         if let removing = tokenHolders.holderStillRemoving { dying.insert(removing) }
         return dying.filter { !notAwaitedHolders.contains($0) }
+    }
+
+    /// Whether a block token with no owner recorded is still alive.
+    private func hasUnownedLiveTokenLocked() -> Bool {
+        for id in registrationTokens where tokenOwners[id] == nil && liveObjects[id] != nil && !isGoneLocked(id) {
+            return true
+        }
+        return false
     }
 
     /// A check waited long enough: the holders dying now are not waited for

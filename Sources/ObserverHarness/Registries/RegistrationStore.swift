@@ -285,7 +285,9 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         _ registrationID: UInt32, observerID: UInt32, where accepts: (RegistrationCore) -> Bool = { _ in true }
     ) -> RegistrationCore? {
         guard registrationID != 0 else { return nil }
-        if let found = firstRegistrationLocked(of: observerID, where: { $0.id == registrationID }) {
+        // Through its observer's table when there is one; ids are unique, so
+        // otherwise (or failing that) one scan by id finds it.
+        if byObserver != nil, let found = firstRegistrationLocked(of: observerID, where: { $0.id == registrationID }) {
             return accepts(found) ? found : nil
         }
         var index = 0
