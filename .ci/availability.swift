@@ -396,6 +396,60 @@ func check(file: String, floor: Gate, entries: [Entry]) -> [Finding] {
     return findings
 }
 
+/// The types a package declares above its floor (`@available(macOS 14.0, …)`
+/// right before `class`, `struct`, `enum`, `protocol`, `actor` or
+/// `typealias`), as table entries: Apple's compiler rejects a use of one
+/// outside a gate as it rejects an SDK API's, and the Linux compiler does not
+/// see that either. A name declared twice in a package is left out (the text
+/// cannot tell which one a use means).
+func ownDeclarations(in files: [String], floor: Gate) -> [Entry] {
+    let declaration = try! NSRegularExpression(
+        pattern:
+            #"((?:@\w+(?:\([^()]*\))?\s*)+)(?:(?:public|package|internal|fileprivate|private|final|open|nonisolated|indirect)\s+)*(class|struct|enum|protocol|actor|typealias)\s+([A-Za-z_]\w*)"#
+    )
+    let available = try! NSRegularExpression(pattern: #"@available\(([^()]*)\)"#)
+    let anyDeclaration = try! NSRegularExpression(
+        pattern: #"\b(?:class|struct|enum|protocol|actor|typealias)\s+([A-Za-z_]\w*)"#)
+    var found: [String: Entry] = [:]
+    var declaredCount: [String: Int] = [:]
+    for file in files {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { fail("cannot read \(file)") }
+        let code = String(decoding: code(of: text), as: UTF8.self)
+        let whole = NSRange(code.startIndex..., in: code)
+        for match in anyDeclaration.matches(in: code, range: whole) {
+            declaredCount[String(code[Range(match.range(at: 1), in: code)!]), default: 0] += 1
+        }
+        for match in declaration.matches(in: code, range: whole) {
+            let attributes = String(code[Range(match.range(at: 1), in: code)!])
+            let name = String(code[Range(match.range(at: 3), in: code)!])
+            var declared: Gate = [:]
+            let attributeRange = NSRange(attributes.startIndex..., in: attributes)
+            for attribute in available.matches(in: attributes, range: attributeRange) {
+                let arguments = String(attributes[Range(attribute.range(at: 1), in: attributes)!])
+                declared = merged(declared, gate(fromArguments: arguments))
+            }
+            var versions: [String: Version?] = [:]
+            var aboveFloor = false
+            for platform in platforms {
+                guard let version = declared[platform] else { continue }
+                if version == .unavailableEverywhere {
+                    versions[platform] = .some(nil)
+                    aboveFloor = true
+                } else if version > floor[platform]! {
+                    versions[platform] = version
+                    aboveFloor = true
+                }
+            }
+            guard aboveFloor else { continue }
+            let line = code[..<Range(match.range(at: 3), in: code)!.lowerBound].filter { $0 == "\n" }.count + 1
+            found[name] = Entry(
+                pattern: try! NSRegularExpression(pattern: "\\b\(name)\\b"), source: name, versions: versions,
+                what: "declared at \((file as NSString).lastPathComponent):\(line)")
+        }
+    }
+    return found.filter { declaredCount[$0.key, default: 0] == 1 }.sorted { $0.key < $1.key }.map(\.value)
+}
+
 /// The nearest Package.swift at or above `directory`.
 func manifest(above directory: URL) -> String? {
     var directory = directory.standardizedFileURL
@@ -440,7 +494,7 @@ if arguments[1] == "--self-test" {
         }
         let floor = floor(ofManifest: directory + "/" + first.dropFirst("// manifest: ".count))
         let expected = Set(lines.indices.filter { lines[$0].hasSuffix("// ✗") }.map { $0 + 1 })
-        let findings = check(file: path, floor: floor, entries: entries)
+        let findings = check(file: path, floor: floor, entries: entries + ownDeclarations(in: [path], floor: floor))
         let reported = Set(findings.map(\.line))
         for line in expected.subtracting(reported).sorted() {
             print("\(path):\(line): self-test failed: this use was not reported")
@@ -459,12 +513,21 @@ if arguments[1] == "--self-test" {
 
 var findings: [Finding] = []
 var checked = 0
+// Files by package: each package's own gated types are checked across all of its files.
+var filesByManifest: [String: [String]] = [:]
 for root in arguments.dropFirst() {
     for file in swiftFiles(under: root) {
         guard let manifest = manifest(above: URL(fileURLWithPath: file).deletingLastPathComponent()) else {
             fail("\(file): no Package.swift above it")
         }
-        findings += check(file: file, floor: floor(ofManifest: manifest), entries: entries)
+        filesByManifest[manifest, default: []].append(file)
+    }
+}
+for (manifest, files) in filesByManifest.sorted(by: { $0.key < $1.key }) {
+    let floor = floor(ofManifest: manifest)
+    let packageEntries = entries + ownDeclarations(in: files, floor: floor)
+    for file in files {
+        findings += check(file: file, floor: floor, entries: packageEntries)
         checked += 1
     }
 }

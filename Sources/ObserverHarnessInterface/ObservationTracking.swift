@@ -49,7 +49,8 @@ extension Observers {
 
 /// A registry provider that also records Observation tracking (the harness's).
 package protocol ObservationTrackingProvider: RegistryProvider {
-    var observationTracker: any ObservationTrackingBackend { get }
+    /// Nil where the provider records no tracking.
+    var observationTracker: (any ObservationTrackingBackend)? { get }
 }
 
 /// The harness's side of ``Observers/withObservationTracking(_:onChange:owner:fileID:filePath:line:column:isolation:)``.

@@ -89,18 +89,35 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
         recorderID = ObjectIdentifier(recorder)
         self.recorder = recorder
         self.posts = posts
-        tracking = InstrumentedObservationTracking(recorder: recorder)
-        observationTracker = tracking
-        observations = InstrumentedObservations(recorder: recorder)
-        tracking.scope = self
     }
 
-    /// Records loops over `Observers.observations`.
-    let observations: InstrumentedObservations
+    /// Records loops over `Observers.observations`; made on first use, as most
+    /// tests never make one.
+    var observations: InstrumentedObservations {
+        lock.withLock {
+            if let made = _observations { return made }
+            let made = InstrumentedObservations(recorder: recorder)
+            _observations = made
+            return made
+        }
+    }
+    private var _observations: InstrumentedObservations?  // guarded by `lock`
 
-    /// Records `Observers.withObservationTracking` for the scope.
-    let observationTracker: any ObservationTrackingBackend
-    private let tracking: InstrumentedObservationTracking
+    /// Records `Observers.withObservationTracking` for the scope; made on
+    /// first use. Nil before the Observation framework's systems (where the
+    /// interface never asks). Held as the protocol: the class needs those
+    /// systems, and this one is declared for every system the package supports.
+    var observationTracker: (any ObservationTrackingBackend)? {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return nil }
+        return lock.withLock {
+            if let made = _observationTracker { return made }
+            let made = InstrumentedObservationTracking(recorder: recorder)
+            made.scope = self
+            _observationTracker = made
+            return made
+        }
+    }
+    private var _observationTracker: (any ObservationTrackingBackend)?  // guarded by `lock`
 
     /// The router bound to this scope: an object that stores
     /// `Observers.center` talks to this test until it ends, and never pins it.

@@ -5,6 +5,7 @@
     extension Live {
         /// Loops over a tracked `Observations`, judged as loops over notifications.
         @Suite struct ObservationsLoops {
+            @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
             typealias Screen = ObservationsCartScreen
 
             @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)

@@ -265,6 +265,7 @@ extension Rules {
 
         // MARK: Typed messages: never judged, so both hop forms are clean
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @Test @MainActor func aMainActorMessageObserverThatHopsOntoAnActorIsClean() async {
             let harness = Harness()
             let center = harness.notificationCenter()
@@ -278,6 +279,7 @@ extension Rules {
             harness.analyze().expectNone(of: Self.rule)
         }
 
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
         @Test @MainActor func anAsyncMessageObserverThatAwaitsItsActorIsClean() async {
             let harness = Harness()
             let center = harness.notificationCenter()
