@@ -8,6 +8,7 @@ import ObserverHarnessInterface
 extension Notification.Name {
     public static let scanFinished = Notification.Name("ScopeJourneys.scanFinished")
     public static let journeyThemeChanged = Notification.Name("ScopeJourneys.themeChanged")
+    public static let beaconPinged = Notification.Name("ScopeJourneys.beaconPinged")
 }
 
 /// A count several threads bump.
@@ -189,4 +190,34 @@ public final class DetachedListener: @unchecked Sendable {
     }
 
     public func stop() { task?.cancel() }
+}
+
+/// A shared manager that posts from its own queue with itself as the sender
+/// (the seed articles' `sharedInstance` shape), and a screen that watches it.
+public final class Beacon: Sendable {
+    public static let shared = Beacon()
+    private let queue = DispatchQueue(label: "Beacon")
+    public init() {}
+
+    /// Posts `.beaconPinged` from the beacon's queue.
+    public func ping(center: any NotificationCenterProtocol = Observers.center) {
+        queue.async { center.post(name: .beaconPinged, object: self) }
+    }
+}
+
+public final class BeaconWatcher: @unchecked Sendable {
+    public let pings = Counter()
+    private let center: any NotificationCenterProtocol
+    private var token: (any NSObjectProtocol)?
+
+    public init(_ beacon: Beacon, center: any NotificationCenterProtocol = Observers.center) {
+        self.center = center
+        let pings = self.pings
+        token = center.addObserver(forName: .beaconPinged, object: beacon, queue: nil) { _ in pings.bump() }
+    }
+
+    public func stopWatching() {
+        if let token { center.removeObserver(token) }
+        token = nil
+    }
 }

@@ -85,6 +85,13 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     }
     private var _hasOpenedScope = false  // guarded by `lock`
 
+    /// Whether its test ended. Read without a lock on every routed call.
+    var hasEnded: Bool { ended.load() != 0 }
+    private let ended = PublishedCount()
+    /// Called once its registrations are leftovers, so a call that finds it
+    /// ended reaches them that way.
+    func markEnded() { ended.store(1) }
+
     init(recorder: Recorder, posts: Harness.PostThread = .caller) {
         recorderID = ObjectIdentifier(recorder)
         self.recorder = recorder
@@ -148,18 +155,21 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     /// noted (`escaped-test-scope`) when it reached one of them.
     func receiveUntold(
         _ notification: Notification, on center: InstrumentedNotificationCenter, from how: ExecutionContext,
-        running: Int, location: CodeLocation
+        running: Int, shared: Bool, location: CodeLocation
     ) {
         center.postUnrecorded(notification) {
-            self.noteUntold(name: notification.name.rawValue, from: how, running: running, location: location)
+            self.noteUntold(
+                name: notification.name.rawValue, from: how, running: running, shared: shared, location: location)
         }
     }
 
-    /// Records that work nothing ties to a test reached this one.
-    func noteUntold(name: String, from how: ExecutionContext, running: Int, location: CodeLocation) {
+    /// Records that work nothing ties to a test reached this one; `shared`:
+    /// several running tests have used an object it touches.
+    func noteUntold(name: String, from how: ExecutionContext, running: Int, shared: Bool, location: CodeLocation) {
         recorder.record(
             Event(
-                kind: .scopeEscape, registry: defaultCenter.store.registryID, channel: recorder.intern(name),
+                kind: .scopeEscape, flags: shared ? .sharedObject : .none, registry: defaultCenter.store.registryID,
+                channel: recorder.intern(name),
                 registration: UInt32(how.rawValue) | UInt32(min(running, 0xFF_FFFF)) << 8),
             at: location)
     }
@@ -221,22 +231,24 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
 extension HarnessRegistries {
     @MainActor
     func receiveUntold<Message: NotificationCenter.MainActorMessage>(
-        _ message: Message, subject: AnyObject?, running: Int, location: CodeLocation
+        _ message: Message, subject: AnyObject?, running: Int, shared: Bool, location: CodeLocation
     ) {
         let how = ExecutionContext.describeCurrent()
         _ = messageRegistry?.postMainActorUnrecorded(message, subject: subject) {
             self.noteUntold(
-                name: MessageRegistry.channel(Message.self), from: how, running: running, location: location)
+                name: MessageRegistry.channel(Message.self), from: how, running: running, shared: shared,
+                location: location)
         }
     }
 
     func receiveUntold<Message: NotificationCenter.AsyncMessage>(
-        _ message: Message, subject: AnyObject?, running: Int, location: CodeLocation
+        _ message: Message, subject: AnyObject?, running: Int, shared: Bool, location: CodeLocation
     ) {
         let how = ExecutionContext.describeCurrent()
         _ = messageRegistry?.postAsyncUnrecorded(message, subject: subject) {
             self.noteUntold(
-                name: MessageRegistry.channel(Message.self), from: how, running: running, location: location)
+                name: MessageRegistry.channel(Message.self), from: how, running: running, shared: shared,
+                location: location)
         }
     }
 

@@ -173,7 +173,8 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
             let how = origin ?? .describeCurrent()
             running.forEach { registries, center in
                 registries.receiveUntold(
-                    notification, on: center, from: how, running: running.count, location: location)
+                    notification, on: center, from: how, running: running.count,
+                    shared: running.touchesSharedObject, location: location)
                 reached.append(ObjectIdentifier(center))
             }
         }
@@ -290,7 +291,7 @@ extension RoutingCenter {
     ) where Message.Subject: AnyObject {
         route(
             touching: subject, toTest: { $0.post(message, subject: subject, location: location) },
-            untold: { $0.receiveUntold(message, subject: subject, running: $1, location: location) },
+            untold: { $0.receiveUntold(message, subject: subject, running: $1, shared: $2, location: location) },
             toFoundation: { NotificationCenter.default.post(message, subject: subject) })
     }
 
@@ -298,7 +299,7 @@ extension RoutingCenter {
     func post<Message: NotificationCenter.MainActorMessage>(_ message: Message, location: CodeLocation) {
         route(
             touching: nil, toTest: { $0.post(message, location: location) },
-            untold: { $0.receiveUntold(message, subject: nil, running: $1, location: location) },
+            untold: { $0.receiveUntold(message, subject: nil, running: $1, shared: $2, location: location) },
             toFoundation: { NotificationCenter.default.post(message) })
     }
 
@@ -307,14 +308,14 @@ extension RoutingCenter {
     ) where Message.Subject: AnyObject {
         route(
             touching: subject, toTest: { $0.post(message, subject: subject, location: location) },
-            untold: { $0.receiveUntold(message, subject: subject, running: $1, location: location) },
+            untold: { $0.receiveUntold(message, subject: subject, running: $1, shared: $2, location: location) },
             toFoundation: { NotificationCenter.default.post(message, subject: subject) })
     }
 
     func post<Message: NotificationCenter.AsyncMessage>(_ message: Message, location: CodeLocation) {
         route(
             touching: nil, toTest: { $0.post(message, location: location) },
-            untold: { $0.receiveUntold(message, subject: nil, running: $1, location: location) },
+            untold: { $0.receiveUntold(message, subject: nil, running: $1, shared: $2, location: location) },
             toFoundation: { NotificationCenter.default.post(message) })
     }
 
@@ -322,13 +323,13 @@ extension RoutingCenter {
     /// test's typed observers (unrecorded) and to Foundation's center.
     private func route(
         touching subject: AnyObject?, toTest: (InstrumentedNotificationCenter) -> Void,
-        untold: (HarnessRegistries, Int) -> Void, toFoundation: () -> Void
+        untold: (HarnessRegistries, Int, Bool) -> Void, toFoundation: () -> Void
     ) {
         switch attribute(touching: subject) {
         case .test(let registries):
             toTest(registries.defaultCenter)
         case .untold(let running):
-            running.forEach { registries, _ in untold(registries, running.count) }
+            running.forEach { registries, _ in untold(registries, running.count, running.touchesSharedObject) }
             toFoundation()
         }
     }

@@ -154,6 +154,7 @@ final class ScopeRouter: @unchecked Sendable {
     /// or the other (`RoutingCenter` delivers once to a center reached both ways).
     private func end(_ registries: HarnessRegistries) {
         registries.routedCenterIfMade.map(leftovers.add)
+        registries.markEnded()
         withLock { removeLocked(ObjectIdentifier(registries)) }
     }
 
@@ -182,6 +183,9 @@ final class ScopeRouter: @unchecked Sendable {
     struct RunningTests {
         fileprivate let entries: [Entry]
         fileprivate let router: ScopeRouter
+        /// Whether several running tests have used an object the work
+        /// touches (a shared manager): then no sender can tie it to one.
+        var touchesSharedObject = false
 
         var count: Int { entries.count }
 
@@ -210,7 +214,9 @@ final class ScopeRouter: @unchecked Sendable {
     func attribute(
         bound: @autoclosure () -> HarnessRegistries?, touching first: AnyObject?, _ second: AnyObject? = nil
     ) -> Attribution {
-        if let scope = RegistryScope.provider as? HarnessRegistries { return .test(scope) }
+        // A scope carried past its test's end (`withEscapedScope`) is nobody's
+        // now: its center no longer reaches the running tests' observers.
+        if let scope = RegistryScope.provider as? HarnessRegistries, !scope.hasEnded { return .test(scope) }
         // No test running: no frame, bound scope or seen object can name one.
         guard isAnyTestRunning else { return .untold(RunningTests(entries: [], router: self)) }
         let bound = bound()
@@ -223,11 +229,11 @@ final class ScopeRouter: @unchecked Sendable {
             // shared object made in one test and used by another.
             if let bound, running[ObjectIdentifier(bound)] != nil {
                 guard seenByOtherLocked(than: ObjectIdentifier(bound), first, second) else { return .test(bound) }
-                return .untold(runningLocked())
+                return .untold(runningLocked(touching: first, second))
             }
             if let owner = ownerLocked(of: first, second) { return .test(owner) }
             if let sole = soleTestLocked() { return .test(sole) }
-            return .untold(runningLocked())
+            return .untold(runningLocked(touching: first, second))
         }
     }
 
@@ -241,6 +247,15 @@ final class ScopeRouter: @unchecked Sendable {
 
     private func runningLocked() -> RunningTests {
         RunningTests(entries: running.values.sorted { $0.serial < $1.serial }, router: self)
+    }
+
+    /// The running tests, for untold work touching the objects given.
+    private func runningLocked(touching first: AnyObject?, _ second: AnyObject?) -> RunningTests {
+        var tests = runningLocked()
+        if first != nil || second != nil {
+            tests.touchesSharedObject = running.values.filter { Self.hasSeen($0, first, second) }.count > 1
+        }
+        return tests
     }
 
     /// Whether a running test other than `test` has seen one of the objects.

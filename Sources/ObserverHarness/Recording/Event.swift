@@ -247,6 +247,10 @@ struct EventFlags: OptionSet, Hashable, Sendable {
     /// `scopeEscape` in traces written before untold registrations went
     /// unnoted: the work was a registration. Read, never written now.
     static let escapedRegistration = EventFlags(rawValue: 1 << 0)
+    /// `scopeEscape`: several running tests had used an object the work
+    /// touched (its sender or subject), so that object could not tie it to
+    /// one (shares its bit with ``unowned``, which only `add` and `delegateSet` use).
+    static let sharedObject = EventFlags(rawValue: 1 << 1)
     /// A delivery of an isolated registration that ran on the main actor.
     static let onMainActor = EventFlags(rawValue: 1 << 6)
 

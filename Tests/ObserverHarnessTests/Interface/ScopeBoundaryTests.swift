@@ -132,6 +132,30 @@ import Testing
             }
         }
 
+        /// Work that carried a test's scope (`withEscapedScope`) and runs after
+        /// that test ended posts as on the default center: the running test's
+        /// observers hear it, where the finished test's center reached none.
+        @Test func workCarryingAFinishedTestsScopeIsHeardByTheNextTest() async {
+            await #expect(processExitsWith: .success) {
+                let direct = Counter()
+                let directToken = NotificationCenter.default.addObserver(
+                    forName: .scanFinished, object: nil, queue: nil
+                ) { _ in direct.bump() }
+                defer { NotificationCenter.default.removeObserver(directToken) }
+
+                var first: Harness? = Harness()
+                let carried = withObserverHarness(first!) { Observers.withEscapedScope { $0 } }
+                first = nil  // its test ended
+                let second = Harness()
+                let screen = withObserverHarness(second) { ScanResultsScreen() }
+                carried.yield { Observers.center.post(name: .scanFinished, object: nil) }
+                #expect(screen.reloads.value == 1, "heard, as in production")
+                #expect(direct.value == 1, "Foundation's own observer heard it once")
+                #expect(second.recording().recordedEvents(.post).count == 1, "recorded in the running test")
+                withObserverHarness(second) { screen.stopObserving() }
+            }
+        }
+
         @Test func aScreenRegisteredFromABackgroundQueueHearsAndRemovesCleanly() async {
             await #expect(processExitsWith: .success) {
                 let production = ScanResultsScreen(registeringFromBackgroundOn: NotificationCenter.default)
@@ -217,6 +241,7 @@ import Testing
                     #expect(escapes.count == 1)
                     #expect(escapes.first?.site?.file == "ScopeJourneyApp/Journeys.swift", "at the app's line")
                     #expect(escapes.first?.message.contains("background thread") == true)
+                    #expect(escapes.first?.message.contains("several running tests") == false, "no shared sender")
                 }
             }
         }
@@ -233,6 +258,39 @@ import Testing
                 #expect(screens.map(\.reloads.value) == [1, 0], "only the first test's scope was carried")
                 #expect(first.analyze().findings.map(\.rule) == [])
                 #expect(second.analyze().findings.map(\.rule) == [])
+            }
+        }
+
+        /// A shared manager both running tests use posts from its own queue
+        /// with itself as the sender: both hear it, as in production, and
+        /// neither can claim it; each note says why and names the fix that
+        /// works for a shared object.
+        @Test func aPostFromASharedManagerBothTestsUseNamesItShared() async {
+            await #expect(processExitsWith: .success) {
+                let beacon = Beacon()
+                let production = [
+                    BeaconWatcher(beacon, center: NotificationCenter.default),
+                    BeaconWatcher(beacon, center: NotificationCenter.default),
+                ]
+                beacon.ping(center: NotificationCenter.default)
+                for watcher in production { await watcher.pings.reach(1) }
+                #expect(production.map(\.pings.value) == [1, 1])
+                for watcher in production { watcher.stopWatching() }
+
+                let (first, second) = (Harness(), Harness())
+                let watchers = await TwoScopes.run(first, second) {
+                    BeaconWatcher(beacon)
+                } whileBothOpen: {
+                    beacon.ping(center: Observers.center)
+                }
+                for watcher in watchers { await watcher.pings.reach(1) }
+                #expect(watchers.map(\.pings.value) == [1, 1], "both heard it, as in production")
+                for harness in [first, second] {
+                    let escapes = harness.analyze().findings.filter { $0.rule == "escaped-test-scope" }
+                    #expect(escapes.count == 1)
+                    #expect(escapes.first?.message.contains("several running tests have used") == true)
+                    #expect(escapes.first?.message.contains("Observers.withEscapedScope") == true)
+                }
             }
         }
 
