@@ -58,7 +58,7 @@ struct BenchOptions {
                     only write a trace of N events of the app mix to PATH (to measure
                     `harness-cli analyze PATH` by hand); with --shape, of one of the
                     trace section's other shapes: repeated-adds, dead-deliveries,
-                    long-lived, deep-causes
+                    long-lived, deep-causes, unmatched-removals
           --help    show this help
         """
 

@@ -17,6 +17,10 @@ enum TraceShape: String, CaseIterable {
     /// Posts made inside deliveries inside posts, a thousand deep, one name
     /// per level, chain after chain.
     case deepCauses = "deep-causes"
+    /// One observer's block registrations on one name, then as many removals
+    /// of the observer by itself, each matching nothing (`unbalanced-removal`
+    /// reads the observer's history at every one).
+    case unmatchedRemovals = "unmatched-removals"
 
     /// Writes about `events` events of this shape to `url`; returns how many.
     func write(events: Int, to url: URL) throws -> Int {
@@ -80,6 +84,14 @@ enum TraceShape: String, CaseIterable {
                         "deliver", registry: 1, channel: level, object: level, registration: level, cause: post)
                 }
             }
+        case .unmatchedRemovals:
+            writer.tables(names: 1, objects: 1)
+            writer.event("track", site: 1, channel: 1, object: 1)
+            let registrations = max(events / 2, 1)
+            for registration in 1...registrations {
+                writer.event("add", site: 1, registry: 1, channel: 1, object: 1, registration: registration, flags: 4)
+            }
+            while writer.count < events { writer.event("remove", site: 1, registry: 1, channel: 1, object: 1) }
         }
         try writer.finish(to: url, name: rawValue)
         return writer.count
