@@ -44,15 +44,20 @@ struct HarnessCommand {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                output.error("\(path):1:1: error: no such file or folder")
+                let reason = InputFile.missingReason(path)
+                output.error("\(path):1:1: error: \(reason == "no such file" ? "no such file or folder" : reason)")
                 invalid = true
                 continue
             }
             if isDirectory.boolValue {
-                let found = GoldenDirectory(URL(fileURLWithPath: path)).scenarioFiles()
-                if found.isEmpty { output.error("\(path):1:1: error: no *.scenario.json files under this folder") }
-                invalid = invalid || found.isEmpty
-                files += found
+                // Only read: links are followed, to files and to folders.
+                let scan = GoldenDirectory(URL(fileURLWithPath: path)).scanScenarioFiles(followingLinks: true)
+                for problem in scan.problems { output.error(problem.description) }
+                if scan.files.isEmpty, scan.problems.isEmpty {
+                    output.error("\(path):1:1: error: no *.scenario.json files under this folder")
+                }
+                invalid = invalid || scan.files.isEmpty || !scan.problems.isEmpty
+                files += scan.files
             } else {
                 files.append(URL(fileURLWithPath: path))
             }
@@ -144,6 +149,18 @@ struct HarnessCommand {
         }
         let golden = GoldenDirectory(URL(fileURLWithPath: directory))
         let entries = update ? golden.update(seed: arguments.seed) : golden.check(seed: arguments.seed)
+        // A folder with nothing to compare is a wrong path, not a pass.
+        let compared = entries.contains { entry in
+            switch entry {
+            case .unfollowedLink: false
+            default: true
+            }
+        }
+        if !compared {
+            let links = entries.isEmpty ? "" : " (links are not followed in a golden folder)"
+            output.error("\(directory):1:1: error: no *.scenario.json files under this folder\(links)")
+            return 2
+        }
         var lines: [String] = []
         var failed = false
         var invalid = false
@@ -163,6 +180,8 @@ struct HarnessCommand {
             case .invalidScenario(let error):
                 invalid = true
                 output.error(error.description)
+            case .unfollowedLink(let link):
+                lines.append("skipped  \(link): a link, not followed (a report is never written where a link points)")
             }
         }
         let matched = entries.filter { if case .matched = $0 { true } else { false } }.count

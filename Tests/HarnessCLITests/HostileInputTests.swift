@@ -317,6 +317,71 @@ import Testing
                 !$0.hasSuffix(".report.json")
             })
         #expect(!FileManager.default.fileExists(atPath: golden.appendingPathComponent("linked-file.report.json").path))
+        #expect(result.stdout.contains("skipped  linked: a link, not followed"), "said, not skipped in silence")
+        #expect(result.stdout.contains("skipped  linked-file.scenario.json: a link, not followed"))
+    }
+
+    /// `run` only reads: a linked scenario and a linked folder are replayed,
+    /// a folder reached twice (and a loop of links) once, and a dangling link
+    /// is an error, never a scenario left out in silence.
+    @Test func runFollowsLinksToScenariosAndFolders() throws {
+        let root = try Self.folder()
+        let scenarios = root.appendingPathComponent("scenarios"), shared = root.appendingPathComponent("shared")
+        for folder in [scenarios, shared] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try FileManager.default.copyItem(
+            atPath: examples + "/add-to-cart-delegate.scenario.json",
+            toPath: shared.appendingPathComponent("delegate.scenario.json").path)
+        try FileManager.default.createSymbolicLink(
+            at: scenarios.appendingPathComponent("shared"), withDestinationURL: shared)
+        try FileManager.default.createSymbolicLink(
+            at: shared.appendingPathComponent("back"), withDestinationURL: scenarios)
+        try FileManager.default.createSymbolicLink(
+            at: scenarios.appendingPathComponent("broadcast.scenario.json"),
+            withDestinationURL: URL(fileURLWithPath: examples + "/add-to-cart-broadcast.scenario.json"))
+        let result = try harnessCLI(["run", scenarios.path, "--format", "json", "--fail-on", "never"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.components(separatedBy: "\"file\"").count - 1 == 2, "each scenario once")
+        #expect(result.stdout.contains("scenarios/broadcast.scenario.json"))
+        #expect(result.stdout.contains("scenarios/shared/delegate.scenario.json"))
+
+        let dangling = scenarios.appendingPathComponent("gone.scenario.json")
+        try FileManager.default.createSymbolicLink(
+            at: dangling, withDestinationURL: root.appendingPathComponent("nowhere.json"))
+        let broken = try harnessCLI(["run", scenarios.path, "--format", "json", "--fail-on", "never"])
+        Self.expectInputError(broken, path: dangling.path, mentioning: "a symbolic link that leads to no file")
+        #expect(broken.stdout.contains("scenarios/broadcast.scenario.json"), "the others still report")
+    }
+
+    /// A golden folder with no scenarios is a wrong path, as it is for `run`: a
+    /// CI job pointed at it must not pass.
+    @Test func goldenCheckOfAFolderWithNoScenariosIsAnError() throws {
+        let empty = try Self.folder()
+        let result = try harnessCLI(["golden", "check", empty.path])
+        Self.expectInputError(result, path: empty.path, mentioning: "no *.scenario.json files under this folder")
+    }
+
+    /// A folder the scan may not list would leave its scenarios out: an
+    /// error naming it. (Root lists any folder: the test needs another user.)
+    @Test(.enabled(if: geteuid() != 0, "root may list a folder whatever its mode"))
+    func aFolderThatCannotBeListedIsAnError() throws {
+        let root = try Self.folder()
+        let locked = root.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: examples + "/add-to-cart-delegate.scenario.json",
+            toPath: root.appendingPathComponent("open.scenario.json").path)
+        try FileManager.default.copyItem(
+            atPath: examples + "/add-to-cart-broadcast.scenario.json",
+            toPath: locked.appendingPathComponent("hidden.scenario.json").path)
+        #expect(chmod(locked.path, 0) == 0)
+        defer { _ = chmod(locked.path, 0o755) }
+        for command in [["run", root.path, "--fail-on", "never"], ["golden", "check", root.path]] {
+            let result = try harnessCLI(command)
+            #expect(result.status == 2, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("\(locked.path):1:1: error: cannot list this folder"), "\(result.stderr)")
+        }
     }
 
     /// A FIFO where a golden report should be would block a reader forever.

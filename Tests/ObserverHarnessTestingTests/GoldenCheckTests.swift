@@ -20,6 +20,7 @@ import Testing
         case .orphanedReport(let report): Issue.record("\(report) has no scenario")
         case .invalidScenario(let error): Issue.record("\(error)")
         case .written: Issue.record("check must never write")
+        case .unfollowedLink(let link): Issue.record("\(link) is a link in the golden folder, never followed")
         }
     }
 }

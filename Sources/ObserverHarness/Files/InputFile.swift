@@ -7,14 +7,20 @@ import Foundation
 /// too large, `/dev/zero` or an endless pipe ends in an ``InputError`` instead
 /// of exhausting memory; a folder or an unreadable file is an error at `1:1`.
 /// Pipes and process substitutions (`<(…)`) work like files.
-enum InputFile {
+package enum InputFile {
+    /// Why nothing is at `path`: missing, or a link that leads to no file.
+    package static func missingReason(_ path: String) -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == nil
+            ? "no such file" : "it is a symbolic link that leads to no file (a missing target, or a loop of links)"
+    }
+
     static func read(_ url: URL, path: String, maxBytes: Int, what: String) throws(InputError) -> [UInt8] {
         func failure(_ message: String) -> InputError {
             InputError(path: path, line: 1, column: 1, message: message)
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw failure("cannot read the \(what): no such file")
+            throw failure("cannot read the \(what): \(missingReason(url.path))")
         }
         guard !isFolder.boolValue else { throw failure("cannot read the \(what): it is a folder, not a file") }
         guard let file = ReadableFile(path: url.path) else {

@@ -114,6 +114,32 @@ extension ReplayTests {
                         """), line: 4, column: 69, mentioning: "unknown object \"ghost\"")
         }
 
+        /// A misspelt method is an error through `"self"` as through the
+        /// object's name: a handler that silently does nothing hides the typo.
+        @Test func aMisspeltMethodCalledThroughSelfIsReportedAtTheName() {
+            expect(
+                inputError(
+                    steps: """
+                        { "op": "create", "object": "a", "methods": { "m": [ { "invoke": { "object": "self", "method": "nothere" } } ] } }
+                        """), line: 4, column: 96, mentioning: "\"self\" (object \"a\") has no method \"nothere\"")
+            expect(
+                inputError(
+                    steps: """
+                        { "op": "create", "object": "a", "methods": { "m": [] } },
+                        { "op": "observe", "registry": "center", "observer": "a", "channel": "C", "handler": [ { "invoke": { "object": "self", "method": "mm" } } ] }
+                        """), line: 5, column: 130, mentioning: "\"self\" (object \"a\") has no method \"mm\"")
+        }
+
+        @Test func aMethodCalledThroughSelfThatExistsIsAccepted() {
+            #expect(
+                inputError(
+                    steps: """
+                        { "op": "create", "object": "a", "methods": { "m": [ { "invoke": { "object": "self", "method": "n" } } ], "n": [] } },
+                        { "op": "observe", "registry": "center", "observer": "a", "channel": "C", "handler": [ { "invoke": { "object": "self", "method": "m" } } ] },
+                        { "op": "invoke", "object": "a", "method": "m" }
+                        """) == nil)
+        }
+
         @Test func malformedJSONIsReportedWhereTheParserStopped() {
             expect(inputError(steps: #"{ "op": "create" "object": "a" }"#), line: 4, column: 18, mentioning: "expected")
         }

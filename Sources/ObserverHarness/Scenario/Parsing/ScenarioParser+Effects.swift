@@ -2,16 +2,17 @@
 /// (besides `"value"`) — a ``StateEffectKind`` on the shared state, or a
 /// ``StepKind`` run from inside the handler.
 extension ScenarioParser {
-    func handler(_ node: JSONNode, selfAvailable: Bool) throws(InputError) -> Handler {
+    /// `selfObject`: the object `"self"` names in the handler (nil: not defined).
+    func handler(_ node: JSONNode, selfObject: String?) throws(InputError) -> Handler {
         var effects: [Step] = []
         var validator = NameValidator()
         for effectNode in try array(node, "a handler") {
-            effects.append(try effect(effectNode, selfAvailable: selfAvailable, validator: &validator))
+            effects.append(try effect(effectNode, selfObject: selfObject, validator: &validator))
         }
         return Handler(effects: effects)
     }
 
-    private func effect(_ node: JSONNode, selfAvailable: Bool, validator: inout NameValidator)
+    private func effect(_ node: JSONNode, selfObject: String?, validator: inout NameValidator)
         throws(InputError) -> Step
     {
         guard case .object(let members) = node.kind,
@@ -21,7 +22,7 @@ extension ScenarioParser {
         }
         let object = try fields(node, "an effect")
         if members.contains(where: { $0.key == Self.hopKey }) {
-            return try hopEffect(object, selfAvailable: selfAvailable)
+            return try hopEffect(object, selfObject: selfObject)
         }
         // `{"set": "key", …}` changes shared state; `{"set": {…}}` sets a property.
         if let state = StateEffectKind(rawValue: first.key), state != .set || first.value.isString {
@@ -36,7 +37,7 @@ extension ScenarioParser {
                     + names.dropLast().joined(separator: ", ") + " or \(names.last ?? ""))", at: first.keyOffset)
         }
         try object.allowOnly([first.key])
-        let context = Context.handler(selfAvailable: selfAvailable)
+        let context = Context.handler(selfObject: selfObject)
         if let field = kind.inlineField, first.value.isString {
             // `{"release": "cell"}`: the step with its one field.
             let fieldMember = JSONMember(key: field, keyOffset: first.value.offset, value: first.value)
@@ -64,11 +65,11 @@ extension ScenarioParser {
     /// `{"hop": ISOLATION, "handler": [EFFECTS]}`: the handler starts a
     /// `Task` that runs the effects at ISOLATION (`"main-actor"`, an actor's
     /// name, or `"background"` for a detached task) once the step ends.
-    private func hopEffect(_ object: JSONFields, selfAvailable: Bool) throws(InputError) -> Step {
+    private func hopEffect(_ object: JSONFields, selfObject: String?) throws(InputError) -> Step {
         try object.allowOnly([Self.hopKey, "handler"])
         let target = try object.requiredString(Self.hopKey)
         var effects = Handler(effects: [])
-        if let handlerNode = object.node("handler") { effects = try handler(handlerNode, selfAvailable: selfAvailable) }
+        if let handlerNode = object.node("handler") { effects = try handler(handlerNode, selfObject: selfObject) }
         let position = self.position(object.offset)
         let site = CallSite(file: fileName, line: position.line, column: position.column)
         return Step(

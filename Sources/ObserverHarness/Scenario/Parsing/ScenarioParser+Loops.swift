@@ -28,7 +28,7 @@ extension ScenarioParser {
         }
         let handler =
             try object.node("handler").map { node throws(InputError) in
-                try self.handler(node, selfAvailable: owner != nil)
+                try self.handler(node, selfObject: owner.flatMap(context.resolve))
             } ?? Handler(effects: [])
         return LoopOpening(
             registry: registry.name, loop: loop, owner: owner, channel: channel, sender: sender,

@@ -24,9 +24,9 @@ extension ScenarioParser {
         switch context {
         case .topLevel:
             try validator.checkLive(name, at: offset, self)
-        case .handler(let selfAvailable):
+        case .handler(let selfObject):
             if name == "self" {
-                guard selfAvailable else { throw error("\"self\" is only defined inside a handler", at: offset) }
+                guard selfObject != nil else { throw error("\"self\" is only defined inside a handler", at: offset) }
                 return
             }
             guard declaredObjects[name] != nil else {

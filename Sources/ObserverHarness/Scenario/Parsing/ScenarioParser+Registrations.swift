@@ -42,13 +42,14 @@ extension ScenarioParser {
         let response: Observation.Response
         switch (object.node("handler"), object.node("method")) {
         case (let handlerNode?, nil):
-            response = .handler(try handler(handlerNode, selfAvailable: true))
+            response = .handler(try handler(handlerNode, selfObject: context.resolve(observer)))
         case (nil, let methodNode?):
             guard case .string(let method) = methodNode.kind else {
                 throw error("\"method\" must be a string", at: methodNode.offset)
             }
-            if observer != "self", let methods = declaredObjects[observer], !methods.contains(method) {
-                throw error("object \"\(observer)\" has no method \"\(method)\"", at: methodNode.offset)
+            if let object = context.resolve(observer), let methods = declaredObjects[object], !methods.contains(method) {
+                let named = observer == object ? "object \"\(object)\"" : "\"self\" (object \"\(object)\")"
+                throw error("\(named) has no method \"\(method)\"", at: methodNode.offset)
             }
             response = .method(method)
         case (.some, .some):

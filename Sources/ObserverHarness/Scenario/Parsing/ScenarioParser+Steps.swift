@@ -81,7 +81,7 @@ extension ScenarioParser {
                 guard methods[member.key] == nil else {
                     throw error("method \"\(member.key)\" is defined twice", at: member.keyOffset)
                 }
-                methods[member.key] = try handler(member.value, selfAvailable: true)
+                methods[member.key] = try handler(member.value, selfObject: name.value)
             }
         }
         return .create(object: name.value, type: type, methods: methods)
@@ -100,8 +100,10 @@ extension ScenarioParser {
     {
         let target = try objectName(object, "object", context: context, validator: validator)
         let method = try object.requiredString("method")
-        if target != "self", let methods = declaredObjects[target], !methods.contains(method.value) {
-            throw error("object \"\(target)\" has no method \"\(method.value)\"", at: method.offset)
+        // `"self"` is checked as the object it names: a misspelt method is an error either way.
+        if let object = context.resolve(target), let methods = declaredObjects[object], !methods.contains(method.value) {
+            let named = target == object ? "object \"\(object)\"" : "\"self\" (object \"\(object)\")"
+            throw error("\(named) has no method \"\(method.value)\"", at: method.offset)
         }
         return .invoke(object: target, method: method.value, payload: object.node("payload")?.value ?? .null)
     }

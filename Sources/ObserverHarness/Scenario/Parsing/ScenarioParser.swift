@@ -27,8 +27,16 @@ struct ScenarioParser {
     /// lifetimes are checked in order) and inside a handler.
     enum Context: Equatable {
         case topLevel
-        /// Inside a handler or method; `selfAvailable` when `"self"` is defined.
-        case handler(selfAvailable: Bool)
+        /// Inside a handler or method; `selfObject` is the object `"self"`
+        /// names there (nil where it is not defined).
+        case handler(selfObject: String?)
+
+        /// The object a name means here: `"self"` resolved, nil where undefined.
+        func resolve(_ name: String) -> String? {
+            guard name == "self" else { return name }
+            if case .handler(let selfObject) = self { return selfObject }
+            return nil
+        }
     }
 
     // MARK: Errors and positions
