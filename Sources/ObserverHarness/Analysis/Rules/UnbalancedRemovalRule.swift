@@ -101,7 +101,8 @@ struct UnbalancedRemovalRule: Rule {
             let key = HistoryKey(registry: event.registry, observer: event.object, channel: channel)
             if histories[key] == nil {
                 let all = byObserver[Key(registry: key.registry, observer: key.observer)] ?? []
-                let positions = channel.map { channel in all.filter { registrations[Int($0)].channel == channel } } ?? all
+                let positions =
+                    channel.map { channel in all.filter { registrations[Int($0)].channel == channel } } ?? all
                 histories[key] = RemovalHistory(positions, of: registrations)
             }
             let history = histories[key]!.answer(at: sequence)

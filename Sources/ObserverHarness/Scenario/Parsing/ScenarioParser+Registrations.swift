@@ -47,7 +47,8 @@ extension ScenarioParser {
             guard case .string(let method) = methodNode.kind else {
                 throw error("\"method\" must be a string", at: methodNode.offset)
             }
-            if let object = context.resolve(observer), let methods = declaredObjects[object], !methods.contains(method) {
+            if let object = context.resolve(observer), let methods = declaredObjects[object], !methods.contains(method)
+            {
                 let named = observer == object ? "object \"\(object)\"" : "\"self\" (object \"\(object)\")"
                 throw error("\(named) has no method \"\(method)\"", at: methodNode.offset)
             }

@@ -101,7 +101,8 @@ extension ScenarioParser {
         let target = try objectName(object, "object", context: context, validator: validator)
         let method = try object.requiredString("method")
         // `"self"` is checked as the object it names: a misspelt method is an error either way.
-        if let object = context.resolve(target), let methods = declaredObjects[object], !methods.contains(method.value) {
+        if let object = context.resolve(target), let methods = declaredObjects[object], !methods.contains(method.value)
+        {
             let named = target == object ? "object \"\(object)\"" : "\"self\" (object \"\(object)\")"
             throw error("\(named) has no method \"\(method.value)\"", at: method.offset)
         }
