@@ -119,10 +119,31 @@ extension Rule {
         events: [Int], fix: String? = nil
     ) -> Finding {
         Finding(
-            rule: descriptor.id, severity: descriptor.severity, message: message,
+            rule: descriptor.id, severity: descriptor.severity, message: cuttingQuotedValues(message),
             registry: registry, channel: channel, objects: objects, step: step,
-            site: location.map(CallSite.init) ?? site, events: events, fix: fix ?? descriptor.fix)
+            site: location.map(CallSite.init) ?? site, events: events,
+            fix: fix.map(cuttingQuotedValues) ?? descriptor.fix)
     }
+}
+
+/// `text` with every quoted value (`"…"`: a name, a key) cut to
+/// ``ValuePreview/limit`` characters. The names come from the app, and one may
+/// be megabytes; the finding's own fields keep them whole.
+func cuttingQuotedValues(_ text: String) -> String {
+    guard text.utf8.count > ValuePreview.limit + 2 else { return text }
+    var result = ""
+    var rest = Substring(text)
+    while let open = rest.firstIndex(of: "\"") {
+        result += rest[...open]
+        let afterOpen = rest.index(after: open)
+        guard let close = rest[afterOpen...].firstIndex(of: "\"") else {
+            result += rest[afterOpen...]
+            return result
+        }
+        result += ValuePreview.cut(String(rest[afterOpen..<close])) + "\""
+        rest = rest[rest.index(after: close)...]
+    }
+    return result + rest
 }
 
 /// Every rule, in catalogue order.

@@ -140,6 +140,15 @@ extension ReplayTests {
                         """) == nil)
         }
 
+        @Test func aBufferSizeBelowOneIsReportedAtTheValue() {
+            expect(
+                inputError(
+                    steps: """
+                        { "op": "create", "object": "s" },
+                        { "op": "open-loop", "registry": "center", "loop": "L", "owner": "s", "channel": "T", "typed": true, "bufferSize": 0 }
+                        """), line: 5, column: 116, mentioning: "\"bufferSize\" must be at least 1")
+        }
+
         @Test func malformedJSONIsReportedWhereTheParserStopped() {
             expect(inputError(steps: #"{ "op": "create" "object": "a" }"#), line: 4, column: 18, mentioning: "expected")
         }

@@ -69,6 +69,25 @@ extension ReplayTests {
             for finding in report.findings { #expect(finding.message.count < 1_500, "\(finding.rule)") }
         }
 
+        /// A channel name is the app's, and may be megabytes: messages quote it
+        /// cut, and the finding's `channel` keeps it whole.
+        @Test func messagesQuoteALongChannelNameCutAt120Characters() throws {
+            let name = String(repeating: "C", count: 50_000)
+            let scenario = try Scenario.parse(
+                Array(
+                    """
+                    { "format": "observer-harness-scenario", "version": 1, "scenario": "long-name",
+                      "registries": { "center": { "kind": "notification-center" } },
+                      "steps": [ { "op": "post", "registry": "center", "channel": "\(name)" } ] }
+                    """.utf8), path: "long-name.scenario.json")
+            let finding = try #require(scenario.run().findings(of: "unobserved-post").first)
+            #expect(finding.channel == name)
+            #expect(finding.message.count < 400, "\(finding.message.count)")
+            #expect(finding.message.contains("\"" + String(repeating: "C", count: 119) + "…\""))
+            #expect(cuttingQuotedValues(#"a "short" one"#) == #"a "short" one"#)
+            #expect(cuttingQuotedValues("\"" + name) == "\"" + name, "an unclosed quote is left as it is")
+        }
+
         @Test func previewsCutAt120CharactersWithAnEllipsis() {
             let long = ValuePreview.of(.string(String(repeating: "é", count: 20_000)))
             #expect(long.count == 120)

@@ -18,7 +18,10 @@ extension ScenarioParser {
                         + "postedNotifications(named:) buffers without limit", at: object.keyOffset("bufferSize"))
             }
             guard bufferSize >= 1 else {
-                throw error("\"bufferSize\" must be at least 1", at: object.keyOffset("bufferSize"))
+                // At the value, as a negative count's error is.
+                throw error(
+                    "\"bufferSize\" must be at least 1",
+                    at: object.node("bufferSize")?.offset ?? object.keyOffset("bufferSize"))
             }
         }
         let hold = try self.hold(object) ?? .weak
