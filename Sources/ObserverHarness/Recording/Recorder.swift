@@ -10,7 +10,9 @@ final class Recorder: @unchecked Sendable {
     // Everything below is guarded by `lock`, which already orders every
     // access: the runtime's exclusivity checks on the hot paths buy nothing.
     @exclusivity(unchecked) private var strings = StringTable(capacity: 16)
-    @exclusivity(unchecked) private var objects: [ObjectInfo] = [ObjectInfo(typeName: "", label: nil)]
+    // The tables below start as shared prototypes, and get their room when
+    // first written: most tests under the trait record nothing at all.
+    @exclusivity(unchecked) private var objects = Recorder.noObjects
     /// Weak references to the app objects not yet known to be gone. A dead
     /// object's entry is dropped, which also frees the weak reference's side
     /// table (kept for every id ever seen, they cost ~60 bytes per object).
@@ -26,12 +28,12 @@ final class Recorder: @unchecked Sendable {
     /// Each class's unqualified name, as its string id, found once per class
     /// rather than per object (a name over 15 bytes is a heap string each time).
     @exclusivity(unchecked) private var typeNames = [ObjectIdentifier: UInt32]()
-    @exclusivity(unchecked) private var registries: [RegistryInfo] = [RegistryInfo(name: "", kind: .subject)]
+    @exclusivity(unchecked) private var registries = Recorder.noRegistries
     /// The sites given as text (and, once one is, every site), by id: a
     /// site whose text is in the catalog has no entry here until then, only
     /// its number in `siteNumbers`.
-    @exclusivity(unchecked) private var sites: [CallSite] = [CallSite(file: "", line: 0)]
-    @exclusivity(unchecked) private var siteLocations: [CodeLocation?] = [nil]
+    @exclusivity(unchecked) private var sites = Recorder.noSites
+    @exclusivity(unchecked) private var siteLocations = Recorder.noSiteLocations
     /// How many site ids there are, id 0 (no site) included.
     @exclusivity(unchecked) private var siteCount = 1
     /// This recording's site id for each ``SiteCatalog`` number (0: not yet seen here).
@@ -89,15 +91,27 @@ final class Recorder: @unchecked Sendable {
     /// ``ReferenceChains``): a search that finds the same says nothing new.
     private var referenceChains = [UInt32: String]()
 
+    /// Id 0 of each table: no object, no registry, no site.
+    private static let noObjects = [ObjectInfo(typeName: "", label: nil)]
+    private static let noRegistries = [RegistryInfo(name: "", kind: .subject)]
+    private static let noSites = [CallSite(file: "", line: 0)]
+    private static let noSiteLocations: [CodeLocation?] = [nil]
+
     init() {
-        // A test's recording names a handful of objects, strings and sites:
-        // room for them up front, instead of each table growing from one
-        // entry (a new allocation and a rehash or copy at every doubling).
+        liveObjects = Dictionary()
+        objectIDs = Dictionary()
+    }
+
+    /// A test's recording names a handful of objects: room for them at the
+    /// first, instead of each table growing from one entry (a new allocation
+    /// and a rehash or copy at every doubling). Lock held.
+    @inline(__always)
+    private func makeRoomForObjectsLocked() {
+        guard objects.count == 1 else { return }
         objects.reserveCapacity(16)
         // Made anew, not `reserveCapacity`: the standard library's is an unspecialised generic call.
-        liveObjects = Dictionary(minimumCapacity: 16)
-        objectIDs = Dictionary(minimumCapacity: 16)
-        siteNumbers.reserveCapacity(16)
+        if liveObjects.count == 0 { liveObjects = Dictionary(minimumCapacity: 16) }
+        if objectIDs.count == 0 { objectIDs = Dictionary(minimumCapacity: 16) }
     }
 
     // MARK: Recording events
@@ -478,6 +492,7 @@ final class Recorder: @unchecked Sendable {
             // and nothing is added to `sites` (an entry with a string to copy).
             id = UInt32(siteCount)
             siteCount += 1
+            if siteNumbers.count == 0 { siteNumbers.reserveCapacity(16) }
             while siteNumbers.count < Int(id) { siteNumbers.append(Recording.notFromCatalog) }
             siteNumbers.append(number)
         }
@@ -688,6 +703,7 @@ final class Recorder: @unchecked Sendable {
             // The address was reused: the object we knew there is gone.
             appendDeallocLocked(id, flags: .detectedLate)
         }
+        makeRoomForObjectsLocked()
         let id = UInt32(objects.count)
         let typeName = typeNameLocked(of: object)
         objects.append(ObjectInfo(typeName: typeName.name, label: label))
@@ -730,6 +746,7 @@ final class Recorder: @unchecked Sendable {
             if liveObjects[id]?.object === box { return id }
             appendDeallocLocked(id, flags: .detectedLate)
         }
+        makeRoomForObjectsLocked()
         let id = UInt32(objects.count)
         objects.append(ObjectInfo(typeName: typeName, label: label))
         liveObjects.updateValue(WeakReference(box), forKey: id)
@@ -779,6 +796,7 @@ final class Recorder: @unchecked Sendable {
     /// (scenario objects): no weak reference, exact deallocation.
     func trackOwnedObject(typeName: String, label: String, site: UInt32) -> UInt32 {
         lock.lock()
+        makeRoomForObjectsLocked()
         let id = UInt32(objects.count)
         objects.append(ObjectInfo(typeName: typeName, label: label))
         _ = appendLocked(
