@@ -42,6 +42,11 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
         var previous: Registration<Void>?
         defer { withExtendedLifetime(previous) {} }
         recorder.withLock {
+            recorder.noticeDeallocationsLocked()
+            // The delegate this replaces may be gone, with no call since to
+            // notice it: recorded first, so the set replaces a dead delegate
+            // whatever address the new one took (and whenever the test analyses).
+            if let replaced = current?.observerID, replaced != 0 { _ = recorder.isDeallocatedLocked(replaced) }
             previous = store.setDelegateLocked(
                 &current, to: delegate, delegateID: delegateID, ownerID: ownerID, hold: hold,
                 site: recorder.siteIDLocked(.location(location)), isolation: RegistrationIsolation(location.isolation),

@@ -35,6 +35,32 @@ import Testing
         #expect(recording.recordedKinds.suffix(3) == [.delegateCall, .dealloc, .deliverSkipped])
     }
 
+    /// A delegate of another size class, so the next screen is not made at
+    /// its address once it is freed (a blocker of its own class takes it).
+    final class MapScreen: ScrollerDelegate {
+        let padding = (0, 0, 0, 0, 0, 0, 0, 0)
+        func didSelect(index: Int) -> String { "map" }
+    }
+
+    /// A screen freed before another takes its place as delegate is replaced
+    /// dead: no `delegate-overwritten`, with no call on the slot between, and
+    /// whether the test analyses before the new delegate is set or after.
+    @Test(arguments: [false, true])
+    func replacingAFreedDelegateIsNotAnOverwrite(analyzingBetween: Bool) {
+        let harness = Harness()
+        let scroller = Scroller()
+        let slot = harness.delegateSlot(of: scroller, as: (any ScrollerDelegate).self)
+        var map: MapScreen? = MapScreen()
+        slot.set(map!)
+        map = nil
+        let blocker = MapScreen()
+        if analyzingBetween { _ = harness.analyze() }
+        let album = AlbumScreen()
+        slot.set(album)
+        #expect(harness.analyze().findings.filter { $0.rule == "delegate-overwritten" }.isEmpty)
+        withExtendedLifetime((blocker, album, scroller)) {}
+    }
+
     @Test func strongHoldKeepsTheDelegateAlive() {
         let harness = Harness()
         let slot = harness.delegateSlot(of: Scroller(), as: (any ScrollerDelegate).self, hold: .strong)
