@@ -24,8 +24,8 @@ public struct FindingExpectation: Sendable {
         FindingExpectation(required: [:], allowed: allowed, threshold: threshold)
     }
 
-    /// Exactly these findings (by rule id, repeats counted) at or above
-    /// `threshold`, and nothing else there.
+    /// Exactly these findings (by rule id, repeats counted, at any severity),
+    /// and nothing else at or above `threshold`.
     public static func exactly(_ rules: [String], atOrAbove threshold: Severity = .warning) -> FindingExpectation {
         FindingExpectation(
             required: rules.reduce(into: [:]) { $0[$1, default: 0] += 1 }, allowed: [],
@@ -54,7 +54,7 @@ public func assertFindings(
     HarnessedTest.running?.noteChecked(harness)
     let report = harness.analyze()
     let here = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    check(report, expectation, here: here)
+    check(harness.withoutReportedLeaks(report), expectation, here: here)
     return report
 }
 
@@ -80,14 +80,22 @@ struct ExpectationFailure {
 }
 
 /// What fails `expectation` in `report`: each unexpected finding at or above
-/// the threshold, and each expected one that is missing.
+/// the threshold, and each expected one that is missing. A finding stands
+/// for its repeats (`count`), and an expected rule is counted at any
+/// severity: a test may demonstrate a note.
 func expectationFailures(_ report: Report, _ expectation: FindingExpectation) -> [ExpectationFailure] {
     var remaining = expectation.required
+    var reported: [String: Int] = [:]
     var unexpected: [Finding] = []
-    for finding in report.findings where finding.severity >= expectation.threshold {
-        if let count = remaining[finding.rule], count > 0 {
-            remaining[finding.rule] = count - 1
-        } else if expectation.failsOnUnexpected, !expectation.allows(finding) {
+    for finding in report.findings {
+        if let count = remaining[finding.rule] {
+            reported[finding.rule, default: 0] += finding.count
+            let taken = min(count, finding.count)
+            remaining[finding.rule] = count - taken
+            // Repeats past the expected count are unexpected, like any other finding.
+            if taken == finding.count { continue }
+        }
+        if finding.severity >= expectation.threshold, expectation.failsOnUnexpected, !expectation.allows(finding) {
             unexpected.append(finding)
         }
     }
@@ -95,7 +103,9 @@ func expectationFailures(_ report: Report, _ expectation: FindingExpectation) ->
     for finding in unexpected {
         var message = [finding.line(withSite: false), finding.fixLine].compactMap { $0 }.joined(separator: "\n")
         if let expected = expectation.required[finding.rule] {
-            message += "\n(expected \(expected) \(finding.rule) finding(s); this is one more)"
+            message +=
+                "\n(expected \(expected) \(finding.rule) finding(s), repeats counted; "
+                + "the harness reported \(reported[finding.rule] ?? 0))"
         }
         failures.append(ExpectationFailure(message: message, location: finding.site?.codeLocation))
     }
@@ -105,7 +115,7 @@ func expectationFailures(_ report: Report, _ expectation: FindingExpectation) ->
         failures.append(
             ExpectationFailure(
                 message: "expected \(missing) more \(rule) finding(s), but the harness reported "
-                    + "\(expectation.required[rule]! - missing)\(known)", location: nil))
+                    + "\(reported[rule] ?? 0) (repeats counted)\(known)", location: nil))
     }
     return failures
 }

@@ -16,8 +16,12 @@ import ObserverHarness
 public struct ObserverHarnessOptions: Sendable, Hashable {
     /// False runs the test without a harness.
     public var isEnabled: Bool
-    /// Findings this severe or more fail the test (`.warning`: errors and warnings).
-    public var threshold: Severity
+    /// Findings this severe or more fail the test (`.warning`: errors and
+    /// warnings). Set in code, it wins over `OBSERVER_HARNESS_FAIL_ON`, as
+    /// `failingAt:` does: findings fail the test again.
+    public var threshold: Severity {
+        didSet { failsOnFindings = true }
+    }
     /// False: no finding fails the test, whatever its severity
     /// (`OBSERVER_HARNESS_FAIL_ON=never`); expected findings are still
     /// counted, and a missing one still fails.

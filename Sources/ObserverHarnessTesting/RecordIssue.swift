@@ -9,21 +9,22 @@ import ObserverHarness
 #endif
 
 /// Reports one test failure at `location` through Swift Testing when a Swift
-/// Testing test is running, otherwise through XCTest.
+/// Testing test is running on this task. Off every test's task (an assertion
+/// made from a queue) the framework cannot be told, so both hear it: Swift
+/// Testing fails the run with an issue of no test, XCTest fails the test it
+/// is running, and each drops what is not its own. Never lost.
 func recordFailure(_ message: String, at location: CodeLocation) {
     #if canImport(Testing)
-        if Test.current != nil {
-            Issue.record(
-                Comment(rawValue: message),
-                sourceLocation: Testing.SourceLocation(
-                    fileID: "\(location.fileID)", filePath: "\(location.filePath)",
-                    line: Int(location.line), column: Int(max(location.column, 1))))
-            return
-        }
+        Issue.record(
+            Comment(rawValue: message),
+            sourceLocation: Testing.SourceLocation(
+                fileID: "\(location.fileID)", filePath: "\(location.filePath)",
+                line: Int(location.line), column: Int(max(location.column, 1))))
+        if Test.current != nil { return }
     #endif
     #if canImport(XCTest)
         XCTFail(message, file: location.filePath, line: location.line)
-    #else
+    #elseif !canImport(Testing)
         print("\(location.fileID):\(location.line): error: \(message)")
     #endif
 }

@@ -111,3 +111,67 @@ private final class Screen {}
         return count
     }
 }
+
+// MARK: Repeats, notes, leaks told once, assertions off the test's task
+
+/// A screen added three times is one finding with two repeats: two expected
+/// pass, one expected fails once, naming both counts.
+@Test func expectedFindingsCountRepeats() {
+    let harness = Harness()
+    let list = harness.observerList(of: Screen.self)
+    let screen = Screen()
+    for _ in 0..<3 { list.add(screen) }
+    let report = assertFindings(harness, .exactly(["duplicate-registration", "duplicate-registration"]))
+    #expect(report.findings.map(\.count) == [2], "one finding, counted twice")
+    withKnownIssue("two repeats where one is expected") {
+        assertFindings(harness, .exactly(["duplicate-registration"]))
+    } matching: { issue in
+        issue.comments.contains { $0.rawValue.contains("repeats counted; the harness reported 2") }
+    }
+}
+
+/// A test may demonstrate a note, whatever the threshold.
+@Test func anExpectedNoteIsCounted() {
+    let harness = Harness()
+    harness.notificationCenter().post(name: Notification.Name("NobodyListens"), object: nil)
+    assertFindings(harness, .exactly(["unobserved-post"]))
+}
+
+/// A leak `assertNoLeaks` reported is not told again by `assertFindings`:
+/// one issue, which `withKnownIssue` covers.
+@Test func aLeakAssertNoLeaksReportedIsNotToldAgain() {
+    let harness = Harness()
+    let list = harness.observerList(of: Screen.self, hold: .strong)
+    var screen: Screen? = Screen()
+    list.add(screen!)
+    harness.noteReleased(screen!)
+    screen = nil
+    withKnownIssue("the strong list keeps the screen alive") { assertNoLeaks(harness) }
+    #expect(harness.analyze().findings.map(\.rule).contains("registration-keeps-observer-alive"))
+    assertFindings(harness, .none())
+}
+
+/// An assertion made off the test's task (from a queue) still fails the run:
+/// recorded as an issue of no test, never dropped. (In a process of its own,
+/// whose issues reach this test, as such an issue would fail a whole run.)
+#if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Windows)
+    @Test func anAssertionMadeFromAQueueIsNotLost() async {
+        await withKnownIssue("a duplicate registration, asserted from a queue") {
+            await #expect(processExitsWith: .success) {
+                let harness = Harness()
+                let list = harness.observerList(of: Screen.self)
+                let screen = Screen()
+                list.add(screen)
+                list.add(screen)
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().async {
+                        assertFindings(harness, .none())
+                        continuation.resume()
+                    }
+                }
+            }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("[duplicate-registration]") }
+        }
+    }
+#endif

@@ -260,6 +260,13 @@ final class EnvironmentNeverXCTests: FailureCapturingTestCase {
         showOneScreenTwice()
         verify = { failures in XCTAssertEqual(failures.count, 0) }
     }
+
+    /// A threshold the test sets in code wins over the environment's `never`.
+    func testTheTestsOwnThresholdWinsOverNever() {
+        harnessOptions.threshold = .warning
+        showOneScreenTwice()
+        verify = { failures in XCTAssertEqual(failures.map(\.line), [NowPlayingScreens.registrationLine]) }
+    }
 }
 
 /// A value OBSERVER_HARNESS_FAIL_ON does not take fails the test with a message.

@@ -85,6 +85,13 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     }
     private var _hasOpenedScope = false  // guarded by `lock`
 
+    /// Objects `assertNoLeaks` reported as leaks, by name (nil: none yet).
+    private var _reportedLeaks: Set<String>?  // guarded by `lock`
+    func noteLeaksReported(_ names: [String]) {
+        lock.withLock { _reportedLeaks = (_reportedLeaks ?? Set<String>()).union(names) }
+    }
+    var reportedLeaks: Set<String> { lock.withLock { _reportedLeaks ?? Set<String>() } }
+
     /// Whether its test ended. Read without a lock on every routed call.
     var hasEnded: Bool { ended.load() != 0 }
     private let ended = PublishedCount()

@@ -6,6 +6,8 @@ public struct OutlivingObject: Sendable, CustomStringConvertible {
     public let heldBy: String?
     /// The line of the registration holding it.
     public let site: CallSite?
+    /// Its name in findings' `objects` (label, or `Type#id`).
+    package private(set) var name = ""
     /// The chain of strong references that keeps it alive, found in memory
     /// from something the harness knows (a registration, a tracked object, a
     /// token), root first and the object last — `feed (Feed)`,
@@ -38,6 +40,25 @@ public struct OutlivingObject: Sendable, CustomStringConvertible {
 }
 
 extension Harness {
+    /// Records that these leaks (``OutlivingObject/name``) were reported by
+    /// an assertion: a later check of the findings does not tell them again.
+    package func noteLeaksReported(_ leaks: [OutlivingObject]) {
+        registries.noteLeaksReported(leaks.map(\.name))
+    }
+
+    /// The report without the findings that tell a leak an assertion already
+    /// reported: the same object kept alive, by a registration or a loop.
+    package func withoutReportedLeaks(_ report: Report) -> Report {
+        let reported = registries.reportedLeaks
+        guard !reported.isEmpty else { return report }
+        var report = report
+        report.findings.removeAll { finding in
+            (finding.rule == "registration-keeps-observer-alive" || finding.rule == "async-observer-outlives-owner")
+                && finding.objects.contains { reported.contains($0) }
+        }
+        return report
+    }
+
     /// Objects passed to ``noteReleased(_:fileID:filePath:line:column:)``
     /// that have not deallocated, with the registration holding each. A
     /// block that captured its owner is found by detaching the owner's own
@@ -86,6 +107,7 @@ extension OutlivingObject {
         description: String, heldBy: String?, site: CallSite?, chainOf object: UInt32, in trace: TraceIndex
     ) {
         self.init(description: description, heldBy: heldBy, site: site)
+        name = trace.name(object)
         referenceChain = trace.referenceChain(of: object)?.links ?? []
         searched = trace.referenceChainSearch(of: object)
     }
