@@ -8,7 +8,9 @@ import ObserverHarness
 /// post touched; the orders tried are then chosen as scenario replay chooses
 /// them: receivers that conflict reversed pairwise (every order when there
 /// are few), receivers that commute reversed once. Pass the order to the
-/// registries the body creates:
+/// registries the body creates (registries app code makes through
+/// `Observers.center`, `ObserverList` or `ObservedProperty` inside
+/// `withObserverHarness` in the body take it by themselves):
 ///
 /// ```swift
 /// assertOrderIndependent { order in

@@ -184,3 +184,33 @@ enum LoginScene {
         }
     }
 }
+
+/// App code on `Observers.center`, run inside `withObserverHarness` in the
+/// body, names no order: the scope's center takes the check's, so the
+/// banner that reads what the cache writes is caught, and the one that reads
+/// the notification is not.
+@Test(arguments: [true, false])
+func aBodyOnObserversCenterIsExploredToo(bannerReadsCache: Bool) {
+    let check = checkOrderIndependence { _ -> String in
+        withObserverHarness(Harness()) {
+            let center = Observers.center
+            let cache = LoginScene.Cache(), banner = LoginScene.Banner()
+            let tokens = [
+                center.addObserver(forName: sessionChanged, object: nil, queue: nil) { note in
+                    cache.user = note.userInfo?["user"] as? String
+                    Harness.current?.noteAction(.set("cache.user", value: cache.user ?? ""))
+                },
+                center.addObserver(forName: sessionChanged, object: nil, queue: nil) { note in
+                    let user = bannerReadsCache ? cache.user : note.userInfo?["user"] as? String
+                    if bannerReadsCache { Harness.current?.noteAction(.read("cache.user")) }
+                    banner.text = user.map { "Welcome back, \($0)" } ?? "Welcome"
+                },
+            ]
+            center.post(name: sessionChanged, object: nil, userInfo: ["user": "ada"])
+            for token in tokens { center.removeObserver(token) }
+            return banner.text
+        }
+    }
+    #expect(check.decisions == 1, "the post with two receivers was met")
+    #expect(check.isIndependent == !bannerReadsCache)
+}

@@ -205,21 +205,22 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
             if let center = scopeCenter.load() { return center }
             let center = InstrumentedNotificationCenter(
                 recorder: recorder, name: "Observers.center",
-                order: .registration, posts: posts)
+                order: OrderCheck.order ?? .registration, posts: posts)
             scopeCenter.store(center)
             return center
         }
     }
 
     func observerList(name: String, hold: Hold, dedupe: Bool) -> any ObserverListBackend {
-        InstrumentedObserverList(recorder: recorder, name: name, hold: hold, dedupe: dedupe, order: .registration)
+        InstrumentedObserverList(
+            recorder: recorder, name: name, hold: hold, dedupe: dedupe, order: OrderCheck.order ?? .registration)
     }
 
     func observedProperty(_ property: String, of owner: AnyObject, location: CodeLocation)
         -> any ObservedPropertyBackend
     {
         InstrumentedObservedProperty(
-            recorder: recorder, property: property, owner: owner, order: .registration,
+            recorder: recorder, property: property, owner: owner, order: OrderCheck.order ?? .registration,
             location: location)
     }
 

@@ -49,6 +49,12 @@ public struct OrderReceiver: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// The order an order check is running its body under: what registries made
+/// through a scope (`withObserverHarness`) deliver in, instead of registration order.
+enum OrderCheck {
+    @TaskLocal static var order: DeliveryOrder?
+}
+
 /// The most runs of the body one check makes (live bodies run app code).
 let orderCheckRunBudget = 1_000
 
@@ -76,9 +82,10 @@ let orderCheckRunBudget = 1_000
 /// if !check.isIndependent { logger.error("\(check.dependences[0].post) depends on order") }
 /// ```
 ///
-/// The body must build its registries with the order it is
-/// given and should be deterministic: posts are matched across runs by the
-/// order they are met in.
+/// The body must build its registries with the order it is given (those made
+/// through `Observers.center`, `ObserverList` or `ObservedProperty` inside
+/// `withObserverHarness` in the body take it by themselves) and should be
+/// deterministic: posts are matched across runs by the order they are met in.
 public func checkOrderIndependence<Value: Equatable, Failure: Error>(
     _ body: (DeliveryOrder) throws(Failure) -> Value
 ) throws(Failure) -> OrderIndependenceCheck<Value> {
@@ -86,8 +93,11 @@ public func checkOrderIndependence<Value: Equatable, Failure: Error>(
     func run(_ schedule: Schedule) throws(Failure) -> (value: Value, state: ScheduleState) {
         runs += 1
         let state = ScheduleState(schedule)
-        let value = try body(state.deliveryOrder)
-        return (value, state)
+        let order = state.deliveryOrder
+        // Registries the body makes through a scope (`Observers.center` inside
+        // `withObserverHarness`) take the order too: app code names none.
+        let result = OrderCheck.$order.withValue(order) { Result { () throws(Failure) in try body(order) } }
+        return (try result.get(), state)
     }
     let first = try run(Schedule())
     let baseline = first.value
