@@ -27,6 +27,18 @@ public enum GoldenRecordMode: String, Sendable {
         }
         return environment["CI"].map { !$0.isEmpty && $0 != "0" && $0 != "false" } == true ? .never : .missing
     }
+
+    /// A value of `OBSERVER_HARNESS_RECORD` that is no mode, when the
+    /// environment decides (it then counts as unset): the assertion fails
+    /// with it, as a bad `OBSERVER_HARNESS_FAIL_ON` fails every test.
+    static func environmentProblem(_ explicit: GoldenRecordMode?) -> String? {
+        guard explicit == nil, scoped == nil,
+            let text = ProcessInfo.processInfo.environment["OBSERVER_HARNESS_RECORD"], !text.isEmpty,
+            GoldenRecordMode(rawValue: text) == nil
+        else { return nil }
+        return "OBSERVER_HARNESS_RECORD must be never, missing, failed or all, not '\(text)': "
+            + "the golden assertions record as if it were unset"
+    }
 }
 
 /// Runs `operation` with golden assertions in `mode` (unless an assertion
@@ -66,6 +78,7 @@ public func assertGolden(
         return
     }
     let mode = GoldenRecordMode.resolve(record)
+    if let problem = GoldenRecordMode.environmentProblem(record) { recordFailure(problem, at: here) }
     let comparison = file.compare(actual)
     let shouldWrite =
         mode == .all || (mode == .failed && comparison != .matches)

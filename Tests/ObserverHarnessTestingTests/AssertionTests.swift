@@ -175,3 +175,40 @@ private final class Screen {}
         }
     }
 #endif
+
+/// A leak reads as a finding does: the rule id, then the fix.
+@Test func aLeakNamesItsRuleAndFix() {
+    let harness = Harness()
+    let list = harness.observerList(of: Screen.self, hold: .strong)
+    var screen: Screen? = Screen()
+    list.add(screen!)
+    harness.noteReleased(screen!)
+    screen = nil
+    withKnownIssue("the strong list keeps the screen alive") {
+        assertNoLeaks(harness)
+    } matching: { issue in
+        issue.comments.contains {
+            $0.rawValue.contains("[registration-keeps-observer-alive]") && $0.rawValue.contains("\nfix: ")
+        }
+    }
+}
+
+/// A value `OBSERVER_HARNESS_RECORD` does not take fails the golden
+/// assertion, as a bad `OBSERVER_HARNESS_FAIL_ON` fails a test: never ignored
+/// in silence. (In a process of its own, whose environment it sets.)
+#if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Windows)
+    @Test func aRecordModeTheVariableDoesNotTakeFailsTheAssertion() async {
+        await withKnownIssue("OBSERVER_HARNESS_RECORD=bogus") {
+            await #expect(processExitsWith: .success) {
+                setenv("OBSERVER_HARNESS_RECORD", "bogus", 1)
+                let folder = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("golden-record-\(UUID().uuidString)")
+                try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try? Data("same\n".utf8).write(to: folder.appendingPathComponent("same.report.json"))
+                assertGolden(text: "same\n", named: "same", directory: folder)
+            }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("OBSERVER_HARNESS_RECORD must be never, missing, failed or all") }
+        }
+    }
+#endif

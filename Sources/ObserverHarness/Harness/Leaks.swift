@@ -18,11 +18,14 @@ public struct OutlivingObject: Sendable, CustomStringConvertible {
     /// references, roots). The holder is outside that.
     public private(set) var searched: String?
 
-    /// What `assertNoLeaks` says of it.
+    /// What `assertNoLeaks` says of it: as a finding reads, the rule id, then
+    /// the fix on a line of its own.
     package var failureMessage: String {
         let why = explanation
+        let rule = RegistrationKeepsObserverAliveRule().descriptor
         return "Potential leak: \(description) was released but is still alive"
             + (why.isEmpty ? "; nothing the harness recorded holds it (check closures and caches)" : "; \(why)")
+            + " [\(rule.id)]" + (heldBy == nil && referenceChain.isEmpty ? "" : "\nfix: \(rule.fix)")
     }
 
     /// Why it is alive.
