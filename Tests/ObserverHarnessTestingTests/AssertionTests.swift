@@ -208,7 +208,9 @@ private final class Screen {}
                 assertGolden(text: "same\n", named: "same", directory: folder)
             }
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("OBSERVER_HARNESS_RECORD must be never, missing, failed or all") }
+            issue.comments.contains {
+                $0.rawValue.contains("OBSERVER_HARNESS_RECORD must be never, missing, failed or all")
+            }
         }
     }
 #endif
