@@ -1,3 +1,4 @@
+import Foundation
 import Observation
 
 /// The harness's side of `Observers.withObservationTracking`: the app's
@@ -123,11 +124,25 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
     }
 
     /// The harness's own registration, watching for a change no app
-    /// registration sees: only the newest one counts.
-    private func registerShadow(_ apply: () -> Void, watch: Watch, generation: Int) {
-        withObservationTracking(apply) { [weak self, weak watch] in
-            if let self, let watch { self.shadowChanged(watch, generation: generation) }
+    /// registration sees: only the newest one counts. It runs the app's
+    /// `apply` (the only way to say what to watch), so only where the app
+    /// armed it: here when that is this thread's isolation, from the main
+    /// queue for the main actor, and not at all for another actor (the watch
+    /// then rests until the app arms again): an actor's code never runs off it.
+    private func registerShadow(
+        _ apply: @escaping () -> Void, watch: Watch, generation: Int, armedAt isolation: RegistrationIsolation,
+        offIsolation: Bool
+    ) {
+        let register = { [weak self, weak watch] in
+            guard let self, let watch else { return }
+            withObservationTracking(apply) { [weak self, weak watch] in
+                if let self, let watch { self.shadowChanged(watch, generation: generation) }
+            }
         }
+        guard offIsolation else { return register() }
+        guard isolation == .mainActor else { return }
+        let unchecked = UncheckedSendable(register)
+        DispatchQueue.main.async { unchecked.value() }
     }
 
     /// Records a cycle cut when onChange calls nest too deep; the watch rests.
@@ -148,8 +163,8 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
     /// change, on the changing thread.
     private func fired(_ registration: UInt32, of watch: Watch) {
         let context = ThreadContext.current
-        var fire: (sequence: UInt32, onChange: @Sendable () -> Void)?
-        var shadow: (apply: () -> Void, generation: Int)?
+        var fire: (sequence: UInt32, onChange: @Sendable () -> Void, armed: Armed, offIsolation: Bool)?
+        var shadow: (apply: () -> Void, generation: Int, isolation: RegistrationIsolation)?
         var dropped: [Armed] = []
         defer { withExtendedLifetime(dropped) {} }
         recorder.withLock {
@@ -169,24 +184,40 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
                     kind: .observationFire, flags: flags, site: watch.site, registry: watch.registryID,
                     channel: watch.channel, object: watch.ownerID, registration: armed.registration,
                     cause: change), context: context)
-            fire = (sequence, armed.onChange)
+            // Off its isolation: what onChange hands on is followed, as a delivery's is.
+            let offIsolation = flags.contains(.offIsolation)
+            if offIsolation { recorder.noteOffIsolationDeliveryLocked() }
+            fire = (sequence, armed.onChange, armed, offIsolation)
             watch.nesting += 1
             // Another registration still armed sees the next change itself.
             guard watch.armed.isEmpty else { return }
             watch.generation += 1
-            shadow = watch.apply.map { ($0, watch.generation) }
+            shadow = watch.apply.map { ($0, watch.generation, armed.isolation) }
             watch.apply = nil  // only an armed registration needs it again
         }
         guard let fire else { return }
         // Keep watching from before onChange runs, so a write it makes to what
         // it tracks is seen too (when it arms again, this one is stale).
-        if let shadow { registerShadow(shadow.apply, watch: watch, generation: shadow.generation) }
-        recorder.withFrame(fire.sequence, context: context) {
-            if let scope {
-                RegistryScope.withProvider(scope) { fire.onChange() }
-            } else {
-                fire.onChange()
+        if let shadow {
+            registerShadow(
+                shadow.apply, watch: watch, generation: shadow.generation, armedAt: shadow.isolation,
+                offIsolation: fire.offIsolation)
+        }
+        let runOnChange = {
+            self.recorder.withFrame(fire.sequence, context: context) {
+                if let scope = self.scope {
+                    RegistryScope.withProvider(scope) { fire.onChange() }
+                } else {
+                    fire.onChange()
+                }
             }
+        }
+        if fire.offIsolation {
+            recorder.runOffIsolation(
+                delivery: fire.sequence, registration: fire.armed.registration, isolation: fire.armed.isolation,
+                runOnChange)
+        } else {
+            runOnChange()
         }
         // onChange's own write spent the shadow registration: unless onChange
         // armed again, watch on for the change it will miss.
@@ -198,7 +229,10 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
             watch.generation += 1
             return watch.generation
         }
-        if let shadow, let next { registerShadow(shadow.apply, watch: watch, generation: next) }
+        if let shadow, let next {
+            registerShadow(
+                shadow.apply, watch: watch, generation: next, armedAt: shadow.isolation, offIsolation: fire.offIsolation)
+        }
     }
 
     /// The harness's registration fires: a change no app registration was
@@ -222,3 +256,10 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
 }
 
 extension HarnessRegistries: ObservationTrackingProvider {}
+
+/// Carries a closure the main queue runs once: a shadow registration, which
+/// touches the watch only under the recorder's lock.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

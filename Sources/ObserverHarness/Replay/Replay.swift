@@ -700,9 +700,10 @@ final class Replay {
             charge()
             let armed = firing[index]
             let place = ThreadContext.current.modelledPlace ?? .mainThread
+            let flags = armed.isolation.deliveryFlags(at: place)
             let fire = recorder.record(
                 Event(
-                    kind: .observationFire, flags: armed.isolation.deliveryFlags(at: place),
+                    kind: .observationFire, flags: flags,
                     registry: store.registryID, channel: channel, object: armed.observerID,
                     registration: armed.registration, cause: changes[index]))
             // `[weak self]`: the onChange runs, and finds its observer gone.
@@ -714,9 +715,21 @@ final class Replay {
                 case .loop: nil
                 }
             guard let body else { continue }
-            recorder.withFrame(fire) {
-                run(body, frame: Frame(selfName: object.name, selfID: object.id, selfObject: object, payload: .null))
+            let runBody = {
+                self.recorder.withFrame(fire) {
+                    self.run(
+                        body, frame: Frame(selfName: object.name, selfID: object.id, selfObject: object, payload: .null)
+                    )
+                }
             }
+            // Off its isolation: what onChange hands on is followed, as a delivery's is.
+            guard flags.contains(.offIsolation) else {
+                runBody()
+                continue
+            }
+            recorder.withLock { recorder.noteOffIsolationDeliveryLocked() }
+            recorder.runOffIsolation(
+                delivery: fire, registration: armed.registration, isolation: armed.isolation, runBody)
         }
     }
 

@@ -106,3 +106,113 @@ extension Live {
         }
     }
 }
+
+/// The threads some code ran on.
+private final class ThreadLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var threads: [pthread_t] = []
+    func note() { lock.withLock { threads.append(pthread_self()) } }
+    var count: Int { lock.withLock { threads.count } }
+    func contains(_ other: ThreadLog) -> Bool {
+        let mine = lock.withLock { threads }
+        return other.lock.withLock { other.threads }.contains { theirs in
+            mine.contains { pthread_equal($0, theirs) != 0 }
+        }
+    }
+}
+
+/// A main-actor label over a model changed from other threads, as the
+/// `delivery-off-isolation` page shows it: the fix hops in onChange and
+/// observes again on the main actor; the bug observes again right there,
+/// off the main actor.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+@MainActor private final class CartLabel {
+    let cart: ObservableCart
+    let rearmed = FiringCount()
+    var text = ""
+    init(cart: ObservableCart) { self.cart = cart }
+
+    /// The fix: onChange only hops onto the main actor, which observes again.
+    func observeHopping() {
+        text = Observers.withObservationTracking(
+            { "\(self.cart.count) items" },
+            onChange: { [weak self] in
+                Task { @MainActor in
+                    self?.observeHopping()
+                    self?.rearmed.add()
+                }
+            })
+    }
+
+    /// The bug: onChange observes again on the changing thread.
+    func observeInPlace() {
+        let cart = cart
+        text = Observers.withObservationTracking({ "\(cart.count) items" }, onChange: { CartLabel.observe(cart) })
+    }
+
+    /// The threads its `apply` ran on.
+    let applyThreads = ThreadLog()
+    func observeOnce() {
+        text = Observers.withObservationTracking(
+            {
+                self.applyThreads.note()
+                return "\(self.cart.count) items"
+            }, onChange: {})
+    }
+
+    nonisolated static func observe(_ cart: ObservableCart) {
+        _ = Observers.withObservationTracking({ cart.count }, onChange: {})
+    }
+}
+
+extension Live.ObservationTracking {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test @MainActor func anOnChangeThatOnlyHopsToItsActorIsNotOffIsolation() async {
+        let harness = Harness()
+        let cart = ObservableCart()
+        let label = withObserverHarness(harness) {
+            let label = CartLabel(cart: cart)
+            label.observeHopping()
+            return label
+        }
+        await Task.detached { cart.count = 1 }.value
+        while label.rearmed.value == 0 { await Task.yield() }
+        harness.analyze().expectNone(of: "delivery-off-isolation")
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test @MainActor func anOnChangeThatObservesAgainOffItsActorIsReported() async {
+        let harness = Harness()
+        let cart = ObservableCart()
+        let label = withObserverHarness(harness) {
+            let label = CartLabel(cart: cart)
+            label.observeInPlace()
+            return label
+        }
+        await Task.detached { cart.count = 1 }.value
+        #expect(harness.analyze().findings.map(\.rule).contains("delivery-off-isolation"))
+        withExtendedLifetime(label) {}
+    }
+}
+
+extension Live.ObservationTracking {
+    /// To keep watching after a firing, the harness runs the app's `apply`
+    /// again: only on the actor the app armed it on, never on the thread that
+    /// made the change (a main-actor closure run there is a data race the
+    /// app does not have).
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test @MainActor func theAppsApplyRunsOnlyOnTheActorItWasArmedOn() async {
+        let harness = Harness()
+        let cart = ObservableCart()
+        let label = CartLabel(cart: cart)
+        withObserverHarness(harness) { label.observeOnce() }
+        let changers = ThreadLog()
+        await Task.detached {
+            changers.note()
+            cart.count = 1
+        }.value
+        for _ in 0..<20 { await Task.yield() }
+        #expect(label.applyThreads.count > 0)
+        #expect(!label.applyThreads.contains(changers), "apply ran on the thread that made the change")
+    }
+}

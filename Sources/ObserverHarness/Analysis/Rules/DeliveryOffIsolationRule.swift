@@ -140,12 +140,17 @@ struct DeliveryOffIsolationRule: Rule {
     private func checkObservationTracking(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var arms = [UInt32: Int]()
         var reported = Set<UInt32>()
+        var work: HandlerWork?
         for sequence in trace.observationEvents {
             let event = trace.events[sequence]
             if event.kind == .observationArm { arms[event.registration] = sequence }
             guard event.kind == .observationFire, event.flags.contains(.offIsolation),
-                let arm = arms[event.registration], reported.insert(trace.events[arm].site).inserted
+                let arm = arms[event.registration]
             else { continue }
+            // An onChange that only hops (`Task { @MainActor in … }`) applies the fix.
+            if work == nil { work = HandlerWork(trace) }
+            if case .handedOn = work?.seen(of: sequence) { continue }
+            guard reported.insert(trace.events[arm].site).inserted else { continue }
             let armEvent = trace.events[arm]
             let isolation = armEvent.flags.contains(.mainActorIsolated) ? "the main actor" : "an actor"
             let ranWhere = event.flags.contains(.onMainActor) ? "on the main actor" : "on another thread"
