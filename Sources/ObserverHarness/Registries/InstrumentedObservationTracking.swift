@@ -231,7 +231,8 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         }
         if let shadow, let next {
             registerShadow(
-                shadow.apply, watch: watch, generation: next, armedAt: shadow.isolation, offIsolation: fire.offIsolation)
+                shadow.apply, watch: watch, generation: next, armedAt: shadow.isolation, offIsolation: fire.offIsolation
+            )
         }
     }
 
