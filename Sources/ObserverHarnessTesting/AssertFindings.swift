@@ -54,7 +54,7 @@ public func assertFindings(
     HarnessedTest.running?.noteChecked(harness)
     let report = harness.analyze()
     let here = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    check(harness.withoutReportedLeaks(report), expectation, here: here)
+    check(report, expectation, here: here, alreadyReported: harness.reportedLeakFindings())
     return report
 }
 
@@ -66,8 +66,11 @@ public func assertFindings(
     check(report, expectation, here: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
-private func check(_ report: Report, _ expectation: FindingExpectation, here: CodeLocation) {
-    for failure in expectationFailures(report, expectation) {
+private func check(
+    _ report: Report, _ expectation: FindingExpectation, here: CodeLocation,
+    alreadyReported: (Finding) -> Bool = { _ in false }
+) {
+    for failure in expectationFailures(report, expectation, alreadyReported: alreadyReported) {
         recordFailure(failure.message, at: failure.location ?? here)
     }
 }
@@ -83,7 +86,12 @@ struct ExpectationFailure {
 /// the threshold, and each expected one that is missing. A finding stands
 /// for its repeats (`count`), and an expected rule is counted at any
 /// severity: a test may demonstrate a note.
-func expectationFailures(_ report: Report, _ expectation: FindingExpectation) -> [ExpectationFailure] {
+/// `alreadyReported`: findings another assertion failed on (a leak
+/// `assertNoLeaks` reported), which count for expectations but are not
+/// reported again.
+func expectationFailures(
+    _ report: Report, _ expectation: FindingExpectation, alreadyReported: (Finding) -> Bool = { _ in false }
+) -> [ExpectationFailure] {
     var remaining = expectation.required
     var reported: [String: Int] = [:]
     var unexpected: [Finding] = []
@@ -95,7 +103,9 @@ func expectationFailures(_ report: Report, _ expectation: FindingExpectation) ->
             // Repeats past the expected count are unexpected, like any other finding.
             if taken == finding.count { continue }
         }
-        if finding.severity >= expectation.threshold, expectation.failsOnUnexpected, !expectation.allows(finding) {
+        if finding.severity >= expectation.threshold, expectation.failsOnUnexpected, !expectation.allows(finding),
+            !alreadyReported(finding)
+        {
             unexpected.append(finding)
         }
     }

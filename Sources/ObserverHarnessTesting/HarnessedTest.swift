@@ -52,7 +52,8 @@ package final class HarnessedTest: Sendable {
         // One recording for the report and, when kept, its pictures.
         let recording = harness.recording()
         let report = recording.analyze(name: harness.name)
-        var failures = expectationFailures(harness.withoutReportedLeaks(report), options.expectation)
+        var failures = expectationFailures(
+            report, options.expectation, alreadyReported: harness.reportedLeakFindings())
         failures += HarnessEnvironment.current.problems.map { ExpectationFailure(message: $0, location: nil) }
         return Outcome(
             recording: recording, report: report, failures: failures,

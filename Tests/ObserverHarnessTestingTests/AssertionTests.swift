@@ -151,6 +151,18 @@ private final class Screen {}
     assertFindings(harness, .none())
 }
 
+/// Told once, it still counts for a test that expects the finding.
+@Test func aLeakAssertNoLeaksReportedStillCountsForAnExpectation() {
+    let harness = Harness()
+    let list = harness.observerList(of: Screen.self, hold: .strong)
+    var screen: Screen? = Screen()
+    list.add(screen!)
+    harness.noteReleased(screen!)
+    screen = nil
+    withKnownIssue("the strong list keeps the screen alive") { assertNoLeaks(harness) }
+    assertFindings(harness, .exactly(["registration-keeps-observer-alive"]))
+}
+
 /// An assertion made off the test's task (from a queue) still fails the run:
 /// recorded as an issue of no test, never dropped. (In a process of its own,
 /// whose issues reach this test, as such an issue would fail a whole run.)
