@@ -98,6 +98,8 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     /// Called once its registrations are leftovers, so a call that finds it
     /// ended reaches them that way.
     func markEnded() { ended.store(1) }
+    /// Its harness opened a scope again: its test runs again.
+    func markRunning() { ended.store(0) }
 
     init(recorder: Recorder, posts: Harness.PostThread = .caller) {
         recorderID = ObjectIdentifier(recorder)

@@ -126,6 +126,7 @@ final class ScopeRouter: @unchecked Sendable {
         }
         // A harness that opens a scope again takes its registrations back.
         if let center = registries.routedCenterIfMade { leftovers.remove(center) }
+        registries.markRunning()
         for finished in finishing { end(finished) }
     }
 
