@@ -197,8 +197,9 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         }
         guard let fire else { return }
         // Keep watching from before onChange runs, so a write it makes to what
-        // it tracks is seen too (when it arms again, this one is stale).
-        if let shadow {
+        // it tracks is seen too (when it arms again, this one is stale). Off
+        // its isolation that cannot be before: the watch goes on after it.
+        if let shadow, !fire.offIsolation {
             registerShadow(
                 shadow.apply, watch: watch, generation: shadow.generation, armedAt: shadow.isolation,
                 offIsolation: fire.offIsolation)
@@ -219,12 +220,13 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         } else {
             runOnChange()
         }
-        // onChange's own write spent the shadow registration: unless onChange
-        // armed again, watch on for the change it will miss.
+        // onChange's own write spent the shadow registration (or, off its
+        // isolation, there was none yet): unless onChange armed again, watch
+        // on for the change it will miss.
         let next: Int? = recorder.withLock {
             watch.nesting -= 1
             guard let shadow, watch.armed.isEmpty, watch.apply == nil,
-                watch.generation == shadow.generation + 1
+                watch.generation == shadow.generation + (fire.offIsolation ? 0 : 1)
             else { return nil }
             watch.generation += 1
             return watch.generation

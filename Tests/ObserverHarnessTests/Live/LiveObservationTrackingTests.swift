@@ -160,6 +160,11 @@ private final class ThreadLog: @unchecked Sendable {
             }, onChange: {})
     }
 
+    /// The bug `observation-not-rearmed` names: onChange never observes again.
+    func observeOnlyOnce() {
+        text = Observers.withObservationTracking({ "\(self.cart.count) items" }, onChange: {})
+    }
+
     nonisolated static func observe(_ cart: ObservableCart) {
         _ = Observers.withObservationTracking({ cart.count }, onChange: {})
     }
@@ -214,5 +219,19 @@ extension Live.ObservationTracking {
         for _ in 0..<20 { await Task.yield() }
         #expect(label.applyThreads.count > 0)
         #expect(!label.applyThreads.contains(changers), "apply ran on the thread that made the change")
+    }
+
+    /// Changes made from other threads: the harness still watches (from the
+    /// main queue, where the label armed), and sees the change it missed.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test @MainActor func aChangeMissedFromAnotherThreadIsStillSeen() async {
+        let harness = Harness()
+        let cart = ObservableCart()
+        let label = CartLabel(cart: cart)
+        withObserverHarness(harness) { label.observeOnlyOnce() }
+        await Task.detached { cart.count = 1 }.value
+        for _ in 0..<20 { await Task.yield() }
+        await Task.detached { cart.count = 2 }.value
+        #expect(harness.analyze().findings.map(\.rule).contains("observation-not-rearmed"))
     }
 }
