@@ -199,6 +199,25 @@ extension ReplayTests {
             #expect(report.findings(of: "duplicate-registration").count == 1)
         }
 
+        /// The near miss: an onChange that only hops back to its actor, which
+        /// does the work there, is the rule's own fix.
+        @Test func anOnChangeThatOnlyHopsBackToItsActorIsNotOffIsolation() throws {
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "cart" },
+                  { "op": "create", "object": "badge" },
+                  { "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
+                    "handler": [ { "hop": "main-actor", "handler": [ { "increment": "badge.count" } ] } ],
+                    "isolation": "main-actor", "site": "Badge.swift:20" },
+                  { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 1,
+                    "isolation": "background" }
+                ]
+                """, registries: Self.registries
+            ).report()
+            #expect(report.findings(of: "delivery-off-isolation").isEmpty)
+        }
+
         // MARK: The order of onChanges is explored
 
         static let counterAndLabel = """
