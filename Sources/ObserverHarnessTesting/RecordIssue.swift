@@ -15,11 +15,19 @@ import ObserverHarness
 /// is running, and each drops what is not its own. Never lost.
 func recordFailure(_ message: String, at location: CodeLocation) {
     #if canImport(Testing)
-        Issue.record(
-            Comment(rawValue: message),
-            sourceLocation: Testing.SourceLocation(
+        // Swift Testing stops the process on a location that is not a line of
+        // source: such a failure is told at the running test instead.
+        let sourceLocation =
+            location.isSourceLine
+            ? Testing.SourceLocation(
                 fileID: "\(location.fileID)", filePath: "\(location.filePath)",
-                line: Int(location.line), column: Int(max(location.column, 1))))
+                line: Int(location.line), column: Int(max(location.column, 1)))
+            : Test.current?.sourceLocation
+        if let sourceLocation {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        } else {
+            Issue.record(Comment(rawValue: message))
+        }
         if Test.current != nil { return }
     #endif
     #if canImport(XCTest)

@@ -21,10 +21,12 @@ public struct CallSite: Hashable, Sendable, CustomStringConvertible {
         self.column = column
     }
 
-    /// The site the caller's location names, keeping the location.
+    /// The site the caller's location names, keeping the location when it is
+    /// a line of source (not a stand-in such as a post made straight on
+    /// Foundation's center, which has no line a test framework could show).
     package init(_ location: CodeLocation) {
         self.init(file: "\(location.fileID)", line: Int(location.line), column: Int(location.column))
-        codeLocation = location
+        if location.isSourceLine { codeLocation = location }
     }
 
     public static func == (lhs: CallSite, rhs: CallSite) -> Bool {
@@ -70,4 +72,12 @@ extension CodeLocation {
 enum SiteReference {
     case location(CodeLocation)
     case interned(UInt32)
+}
+
+extension CodeLocation {
+    /// Whether this names a line of a source file, as `#fileID` and `#line`
+    /// give: Swift Testing stops the process on any other location.
+    package var isSourceLine: Bool {
+        line > 0 && fileID.withUTF8Buffer { $0.contains(UInt8(ascii: "/")) }
+    }
 }
