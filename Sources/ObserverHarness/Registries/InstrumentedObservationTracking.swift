@@ -9,12 +9,14 @@ import Observation
 /// framework registration of its own: when it fires, the harness records the
 /// change and fires that call's `onChange` once (as the framework would: on
 /// the changing thread, before the value changes), so two calls tracking the
-/// same value both run. Once none is armed, the harness runs `apply` again to
-/// register for the next change itself. A change with no app
-/// registration armed to see it is recorded as such: `onChange` writing what
-/// it tracks, or a change missed because `onChange` did not arm again. After
-/// a miss the watch rests until the app arms again, so `apply` is re-run at
-/// most twice per firing.
+/// same value both run. A change with no app registration armed to see it is
+/// recorded as such: `onChange` writing what it tracks (the framework calls
+/// the firing registration again for it), or a change missed because
+/// `onChange` did not arm again. To see that miss, the harness runs `apply`
+/// again once `onChange` has returned with nothing armed, registering for the
+/// next change itself; an app that arms again in `onChange` never has its
+/// `apply` run by the harness. After a miss the watch rests until the app
+/// arms again.
 ///
 /// The harness keeps `apply` (which captures the model) only while the app's
 /// registration is armed, and the model's registrar holds the watch weakly,
@@ -61,6 +63,10 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         /// Bumped by every registration: only the newest shadow registration
         /// (the harness's own, made after a firing) counts.
         var generation = 0
+        /// The registrations whose `onChange` is running, with the generation
+        /// they fired at: a call of one of them meanwhile is `onChange`
+        /// writing what it tracks (-1 once recorded).
+        var firing: [UInt32: Int] = [:]
 
         init(registryID: UInt32, channel: UInt32, site: UInt32, ownerID: UInt32, owner: AnyObject?) {
             self.registryID = registryID
@@ -123,12 +129,13 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         }
     }
 
-    /// The harness's own registration, watching for a change no app
-    /// registration sees: only the newest one counts. It runs the app's
-    /// `apply` (the only way to say what to watch), so only where the app
-    /// armed it: here when that is this thread's isolation, from the main
-    /// queue for the main actor, and not at all for another actor (the watch
-    /// then rests until the app arms again): an actor's code never runs off it.
+    /// The harness's own registration, made after an `onChange` that did not
+    /// arm again, watching for the change the app will miss: only the newest
+    /// one counts. It runs the app's `apply` (the only way to say what to
+    /// watch), so only where the app armed it: here when that is this thread's
+    /// isolation, from the main queue for the main actor, and not at all for
+    /// another actor (the watch then rests until the app arms again): an
+    /// actor's code never runs off it.
     private func registerShadow(
         _ apply: @escaping () -> Void, watch: Watch, generation: Int, armedAt isolation: RegistrationIsolation,
         offIsolation: Bool
@@ -168,11 +175,25 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         var dropped: [Armed] = []
         defer { withExtendedLifetime(dropped) {} }
         recorder.withLock {
-            // Only the first firing of a registration counts; the framework
-            // calls it again for a write its own onChange makes.
-            guard !watch.ownerIsGoneLocked(recorder), !cutLocked(watch, context: context, dropped: &dropped),
-                let index = watch.armed.firstIndex(where: { $0.registration == registration })
+            guard !watch.ownerIsGoneLocked(recorder), !cutLocked(watch, context: context, dropped: &dropped)
             else { return }
+            guard let index = watch.armed.firstIndex(where: { $0.registration == registration }) else {
+                // The framework calls a registration again, while its onChange
+                // runs, for a write that onChange makes to what it tracks: a
+                // change no armed registration sees (unless onChange armed again
+                // first, and that one records it). Recorded once; the app's
+                // onChange runs once, where the framework would recurse.
+                if let generation = watch.firing[registration], generation == watch.generation,
+                    watch.armed.isEmpty
+                {
+                    _ = recorder.appendLocked(
+                        Event(
+                            kind: .observationChange, site: watch.site, registry: watch.registryID,
+                            channel: watch.channel, object: watch.ownerID), context: context)
+                    watch.firing[registration] = -1
+                }
+                return
+            }
             let armed = watch.armed.remove(at: index)
             let change = recorder.appendLocked(
                 Event(
@@ -189,6 +210,7 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
             if offIsolation { recorder.noteOffIsolationDeliveryLocked() }
             fire = (sequence, armed.onChange, armed, offIsolation)
             watch.nesting += 1
+            defer { watch.firing[registration] = watch.generation }
             // Another registration still armed sees the next change itself.
             guard watch.armed.isEmpty else { return }
             watch.generation += 1
@@ -196,14 +218,6 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
             watch.apply = nil  // only an armed registration needs it again
         }
         guard let fire else { return }
-        // Keep watching from before onChange runs, so a write it makes to what
-        // it tracks is seen too (when it arms again, this one is stale). Off
-        // its isolation that cannot be before: the watch goes on after it.
-        if let shadow, !fire.offIsolation {
-            registerShadow(
-                shadow.apply, watch: watch, generation: shadow.generation, armedAt: shadow.isolation,
-                offIsolation: fire.offIsolation)
-        }
         let runOnChange = {
             self.recorder.withFrame(fire.sequence, context: context) {
                 if let scope = self.scope {
@@ -220,13 +234,11 @@ final class InstrumentedObservationTracking: ObservationTrackingBackend, @unchec
         } else {
             runOnChange()
         }
-        // onChange's own write spent the shadow registration (or, off its
-        // isolation, there was none yet): unless onChange armed again, watch
-        // on for the change it will miss.
+        // Unless onChange armed again, watch on for the change it will miss.
         let next: Int? = recorder.withLock {
             watch.nesting -= 1
-            guard let shadow, watch.armed.isEmpty, watch.apply == nil,
-                watch.generation == shadow.generation + (fire.offIsolation ? 0 : 1)
+            watch.firing[registration] = nil
+            guard let shadow, watch.armed.isEmpty, watch.apply == nil, watch.generation == shadow.generation
             else { return nil }
             watch.generation += 1
             return watch.generation

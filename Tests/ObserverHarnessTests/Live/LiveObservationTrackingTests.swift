@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Testing
 
 @testable import ObserverHarness
@@ -233,5 +234,58 @@ extension Live.ObservationTracking {
         for _ in 0..<20 { await Task.yield() }
         await Task.detached { cart.count = 2 }.value
         #expect(harness.analyze().findings.map(\.rule).contains("observation-not-rearmed"))
+    }
+}
+
+/// A label that renders in `apply` and arms again inside `onChange`, as the
+/// framework's documentation says to: counts its renders.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+private final class RenderingLabel: @unchecked Sendable {
+    let cart: ObservableCart
+    let renders = FiringCount()
+    let harnessed: Bool
+    init(cart: ObservableCart, harnessed: Bool) { (self.cart, self.harnessed) = (cart, harnessed) }
+
+    func observe() {
+        let render = { [self] in
+            renders.add()
+            _ = cart.count
+        }
+        let onChange: @Sendable () -> Void = { [weak self] in self?.observe() }
+        if harnessed {
+            Observers.withObservationTracking(render, onChange: onChange, owner: self)
+        } else {
+            withObservationTracking(render, onChange: onChange)
+        }
+    }
+}
+
+extension Live.ObservationTracking {
+    /// An app that arms again inside `onChange` is watching already: the
+    /// harness runs its `apply` no more often than the framework does (it
+    /// once ran it again at every firing, a render the app never made).
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    @Test(arguments: [false, true]) func anAppThatArmsAgainRendersAsOftenAsWithoutAHarness(fromAnotherThread: Bool)
+        async
+    {
+        func renders(harnessed: Bool) async -> Int {
+            let harness = Harness()
+            let cart = ObservableCart()
+            let label = RenderingLabel(cart: cart, harnessed: harnessed)
+            withObserverHarness(harness) { label.observe() }
+            for count in 1...3 {
+                if fromAnotherThread {
+                    await Task.detached { cart.count = count }.value
+                } else {
+                    cart.count = count
+                }
+            }
+            for _ in 0..<20 { await Task.yield() }
+            if harnessed { harness.analyze().expectNone(of: "observation-not-rearmed") }
+            return label.renders.value
+        }
+        let bare = await renders(harnessed: false)
+        #expect(bare == 4, "the first render and one each time it arms again")
+        #expect(await renders(harnessed: true) == bare)
     }
 }

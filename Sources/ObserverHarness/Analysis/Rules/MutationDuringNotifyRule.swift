@@ -20,8 +20,10 @@ struct MutationDuringNotifyRule: Rule {
             calls `onChange` in willSet, before the new value is stored, so an `onChange` that writes what it \
             tracks (and does not observe again, which would be a `notification-cycle`) has its write overwritten \
             by the change being delivered (an onChange that runs after it, for the same change, reads the write \
-            before it is lost). Such a finding's fix says so: derive that value where it is read, or write it \
-            once the change is stored.
+            before it is lost). The framework also calls that same `onChange` again for the write, before the \
+            first call returns: a recursion that ends only when the write stops. Under the harness the nested \
+            call is recorded, not made, so `onChange` runs once and this finding says why. Such a finding's fix \
+            says so: derive that value where it is read, or write it once the change is stored.
             """,
         fix: "Do not change the observer list from inside a notification: defer the change until delivery ends "
             + "(e.g. DispatchQueue.main.async), or enumerate a copy of the list.",
