@@ -180,6 +180,12 @@ struct SequenceList: RandomAccessCollection, Sendable {
         }
     }
 
+    init() {}
+
+    init(_ sequences: some Sequence<Int>) {
+        stored = sequences.map { UInt32($0) }
+    }
+
     mutating func append(_ sequence: Int) { stored.append(UInt32(sequence)) }
     mutating func reserveCapacity(_ capacity: Int) { stored.reserveCapacity(capacity) }
 }

@@ -68,7 +68,7 @@ struct RuleFindings {
 
     mutating func append(_ finding: Finding) {
         findings.append(finding)
-        if folds, findings.count >= max(4_096, 2 * folded) { fold() }
+        if folds, findings.count >= max(256, 2 * folded) { fold() }
     }
 
     /// Everything found, folded, in report order: what to hand the aggregator

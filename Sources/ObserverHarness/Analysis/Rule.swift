@@ -130,7 +130,7 @@ extension Rule {
 /// ``ValuePreview/limit`` characters. The names come from the app, and one may
 /// be megabytes; the finding's own fields keep them whole.
 func cuttingQuotedValues(_ text: String) -> String {
-    guard text.utf8.count > ValuePreview.limit + 2 else { return text }
+    guard text.utf8.count > ValuePreview.limit + 2, hasLongQuotedSpan(text) else { return text }
     var result = ""
     var rest = Substring(text)
     while let open = rest.firstIndex(of: "\"") {
@@ -144,6 +144,27 @@ func cuttingQuotedValues(_ text: String) -> String {
         rest = rest[rest.index(after: close)...]
     }
     return result + rest
+}
+
+/// Whether some quoted span of `text` is longer than ``ValuePreview/limit``
+/// bytes (so it may be longer in characters). Every finding's message passes
+/// here, a million for a trace of a million repeats: bytes, not characters.
+private func hasLongQuotedSpan(_ text: String) -> Bool {
+    var spanStart: Int?
+    var offset = 0
+    for byte in text.utf8 {
+        if byte == UInt8(ascii: "\"") {
+            if let start = spanStart {
+                if offset - start - 1 > ValuePreview.limit { return true }
+                spanStart = nil
+            } else {
+                spanStart = offset
+            }
+        }
+        offset += 1
+    }
+    // An unclosed quote is kept whole, as the cut does.
+    return false
 }
 
 /// Every rule, in catalogue order.

@@ -208,7 +208,12 @@ struct TraceIndex {
     private(set) var posts: Posts
     private(set) var removals = SequenceList()
     /// Adds and removes, in order.
-    private(set) var mutations = SequenceList()
+    private(set) var mutations = Mutations(states: [], ignoredAdds: [], removals: SequenceList(), events: nil)
+    /// The adds and removes as a list of their own, once some id was added
+    /// again; nil while ``mutations`` can merge them from the registrations,
+    /// the ignored adds and the removals (4 bytes an event kept, in a trace
+    /// that is mostly adds, for a list one rule walks once).
+    private var explicitMutations: SequenceList?
     private(set) var delegateSets: [DelegateSet] = []
     private(set) var effects: [Effect] = []
     private(set) var invocations: [Invocation] = []
@@ -309,7 +314,7 @@ struct TraceIndex {
                     }
                     addRegistration(event.registration, RegistrationState(addSequence: sequence))
                 }
-                mutations.append(sequence)
+                explicitMutations?.append(sequence)
             case .remove:
                 if event.registration != 0, let slot = registrationSlots[event.registration],
                     registrationStates[slot].removeSequence == nil
@@ -318,7 +323,7 @@ struct TraceIndex {
                 }
                 if event.registration == 0 { present.insert(.unmatchedRemoval) }
                 removals.append(sequence)
-                mutations.append(sequence)
+                explicitMutations?.append(sequence)
             case .tokenDropped:
                 if let slot = registrationSlots[event.registration] {
                     registrationStates[slot].tokenDropSequence = sequence
@@ -399,6 +404,11 @@ struct TraceIndex {
         registrationsInOrder = RegistrationsInOrder(
             states: registrationStates, slots: reAddedOrder, events: recording.events,
             deadDeliveriesBySlot: deadDeliveriesBySlot)
+        mutations =
+            explicitMutations.map(Mutations.init(list:))
+            ?? Mutations(
+                states: registrationStates, ignoredAdds: ignoredDuplicateAdds, removals: removals,
+                events: recording.events)
     }
 
     /// Whether a notification center's post reached no one, or exactly one
@@ -472,7 +482,6 @@ struct TraceIndex {
         registrationSlots.reserve(ids: count(.add) + count(.delegateSet))
         postStates.reserveCapacity(count(.post) + count(.propertySet) + count(.delegateCall))
         removals.reserveCapacity(count(.remove))
-        mutations.reserveCapacity(count(.add) + count(.remove))
         delegateSets.reserveCapacity(count(.delegateSet))
         effects.reserveCapacity(count(.increment) + count(.stateSet) + count(.append) + count(.read))
         invocations.reserveCapacity(count(.invoke))
@@ -483,6 +492,14 @@ struct TraceIndex {
     /// does that) replaces its record, as a later add always has.
     private mutating func addRegistration(_ id: UInt32, _ state: RegistrationState) {
         if let existing = registrationSlots[id] {
+            // The records stop being the order of adds: the adds and removes
+            // so far become a list, kept from here on.
+            if explicitMutations == nil {
+                explicitMutations = SequenceList(
+                    Mutations(
+                        states: registrationStates, ignoredAdds: ignoredDuplicateAdds, removals: removals,
+                        events: recording.events))
+            }
             registrationStates[existing] = state
             if reAddedOrder == nil { reAddedOrder = registrationStates.indices.map { Int32($0) } }
             reAddedOrder?.append(Int32(existing))
@@ -511,6 +528,60 @@ struct TraceIndex {
     /// The record of every add, in add order (an id added again appears
     /// again, with its latest record), without a lookup per id.
     private(set) var registrationsInOrder: RegistrationsInOrder
+
+    /// Every add and remove in sequence order: the list kept, or a merge of
+    /// the add of each record (no id added again, so they are in order), the
+    /// ignored duplicate adds and the removals.
+    struct Mutations: Sequence {
+        private var list: SequenceList?
+        private var states: [RegistrationState] = []
+        private var ignoredAdds: [Int] = []
+        private var removals = SequenceList()
+        private var events: EventLog?
+
+        init(list: SequenceList) {
+            self.list = list
+        }
+
+        fileprivate init(states: [RegistrationState], ignoredAdds: [Int], removals: SequenceList, events: EventLog?) {
+            (self.states, self.ignoredAdds, self.removals, self.events) = (states, ignoredAdds, removals, events)
+        }
+
+        func makeIterator() -> Iterator { Iterator(mutations: self) }
+
+        struct Iterator: IteratorProtocol {
+            let mutations: Mutations
+            var listed = 0, state = 0, ignored = 0, removed = 0
+
+            mutating func next() -> Int? {
+                if let list = mutations.list {
+                    guard listed < list.endIndex else { return nil }
+                    listed += 1
+                    return list[listed - 1]
+                }
+                // The next record made by an add (delegate sets have records too).
+                let states = mutations.states
+                while state < states.count,
+                    mutations.events?[Int(states[state].addSequence)].kind != .add
+                {
+                    state += 1
+                }
+                let add = state < states.count ? Int(states[state].addSequence) : Int.max
+                let ignoredAdd = ignored < mutations.ignoredAdds.count ? mutations.ignoredAdds[ignored] : Int.max
+                let removal = removed < mutations.removals.endIndex ? mutations.removals[removed] : Int.max
+                let first = Swift.min(add, ignoredAdd, removal)
+                guard first != Int.max else { return nil }
+                if first == add {
+                    state += 1
+                } else if first == ignoredAdd {
+                    ignored += 1
+                } else {
+                    removed += 1
+                }
+                return first
+            }
+        }
+    }
 
     struct RegistrationsInOrder: RandomAccessCollection {
         fileprivate let states: [RegistrationState]

@@ -100,9 +100,7 @@ struct MutationDuringNotifyRule: Rule {
         }
         var loops = RunningDeliveryLoops(trace)
         var enclosing = [UInt64: Int]()
-        let mutations = trace.mutations
-        for position in 0..<mutations.endIndex {
-            let sequence = mutations[position]
+        for sequence in trace.mutations {
             let event = trace.events[sequence]
             let runningLoop = loops.innermost(of: event.registry, runningAt: sequence, thread: event.thread)
             // A removal that matched nothing changed nothing.
@@ -150,14 +148,11 @@ struct MutationDuringNotifyRule: Rule {
     /// changes and the posts, both in sequence order.
     static func someMutationRanInADelivery(_ trace: TraceIndex) -> Bool {
         // Read once: in a debug build each read of the index's field copies the whole index.
-        let mutations = trace.mutations
         let posts = trace.posts
         let events = trace.events
         var loopsEnd = -1  // the last delivery of the posts made so far
         var post = 0
-        var change = 0
-        while change < mutations.endIndex {
-            let sequence = mutations[change]
+        for sequence in trace.mutations {
             if events[sequence].cause != Event.none { return true }
             while post < posts.endIndex {
                 let record = posts[post]
@@ -167,7 +162,6 @@ struct MutationDuringNotifyRule: Rule {
                 post += 1
             }
             if sequence < loopsEnd { return true }
-            change += 1
         }
         return false
     }
