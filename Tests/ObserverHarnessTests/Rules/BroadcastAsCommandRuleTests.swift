@@ -51,6 +51,40 @@ extension Rules {
                         channel: "AddToCart", step: 5, site: "ProductCell.swift:22"))
         }
 
+        /// Blocks registered at one line, each incrementing the count, by one
+        /// screen (its tokens) or by two.
+        private func blocksFromOneLine(ownedBy owners: [String]) -> InlineScenario {
+            var steps = [#"{ "op": "create", "object": "chatList", "type": "ChatListController" }"#]
+            steps.append(#"{ "op": "create", "object": "archive", "type": "ChatListController" }"#)
+            for (index, owner) in owners.enumerated() {
+                steps += [
+                    #"{ "op": "create", "object": "block\#(index)" }"#,
+                    #"{ "op": "observe", "registry": "center", "observer": "block\#(index)", "channel": "MsgsNoticed", "token": "token\#(index)", "handler": [ { "increment": "chatlist.reloads" } ], "site": "ChatListController.swift:120" }"#,
+                    #"{ "op": "retain", "holder": "\#(owner)", "target": "block\#(index)", "tokenOwner": true }"#,
+                    #"{ "op": "release", "object": "block\#(index)" }"#,
+                ]
+            }
+            steps.append(#"{ "op": "post", "registry": "center", "channel": "MsgsNoticed", "site": "Events.swift:80" }"#)
+            return InlineScenario("[" + steps.joined(separator: ",\n") + "]")
+        }
+
+        /// One screen that registered its block twice reloads twice per post:
+        /// one receiver registered twice, which `duplicate-registration`
+        /// reports with its fix, not two receivers given a command.
+        @Test func oneScreensBlocksFromOneLineAreOneReceiver() throws {
+            let report = try blocksFromOneLine(ownedBy: ["chatList", "chatList"]).report()
+            report.expectNone(of: Self.rule)
+            #expect(report.findings.map(\.rule).contains("duplicate-registration"))
+        }
+
+        /// The near miss: two screens' blocks from the same line are two receivers.
+        @Test func twoScreensBlocksFromOneLineAreTwoReceivers() throws {
+            let report = try blocksFromOneLine(ownedBy: ["chatList", "archive"]).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.objects == ["block0", "block1"])
+            #expect(!report.findings.map(\.rule).contains("duplicate-registration"))
+        }
+
         @Test func broadcastAsCommandIgnoresReceiversWritingDifferentKeys() throws {
             let report = try twoListsRunning(
                 #"[ { "increment": "bestSellers.taps" } ]"#,

@@ -72,7 +72,7 @@ struct BroadcastAsCommandRule: Rule {
 
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Per post, the receivers that performed each action.
-        var byPost = [Int: [Action: [(receiver: UInt32, sequence: Int)]]]()
+        var byPost = [Int: [Action: [(receiver: UInt32, key: UInt64, sequence: Int)]]]()
         var postOrder: [Int] = []
         for effect in trace.effects where effect.kind == .increment || effect.kind == .append {
             guard let delivery = effect.broadcastDelivery, let post = trace.post(ofDelivery: delivery),
@@ -82,8 +82,9 @@ struct BroadcastAsCommandRule: Rule {
                 registry: post.registry, channel: post.channel, kind: effect.kind, key: effect.key,
                 value: effect.kind == .append ? effect.value : 0)
             if byPost[post.sequence] == nil { postOrder.append(post.sequence) }
+            let receiver = trace.events[delivery].object
             byPost[post.sequence, default: [:]][action, default: []].append(
-                (trace.events[delivery].object, effect.sequence))
+                (receiver, Self.receiverKey(of: delivery, receiver, trace), effect.sequence))
         }
         var reported = Set<Action>()
         for postSequence in postOrder {
@@ -91,8 +92,10 @@ struct BroadcastAsCommandRule: Rule {
             let post = trace.events[postSequence]
             for (action, performed) in actions.sorted(by: { $0.value[0].sequence < $1.value[0].sequence }) {
                 var receivers: [UInt32] = []
+                var keys: [UInt64] = []
                 var events: [Int] = []
-                for entry in performed where !receivers.contains(entry.receiver) {
+                for entry in performed where !keys.contains(entry.key) {
+                    keys.append(entry.key)
                     receivers.append(entry.receiver)
                     events.append(entry.sequence)
                 }
@@ -111,5 +114,17 @@ struct BroadcastAsCommandRule: Rule {
                         location: trace.location(post.site), events: events))
             }
         }
+    }
+
+    /// Who received a delivery: its registration's registrant, and for a
+    /// block, the line that registered it. One screen's blocks from one line
+    /// are one receiver registered twice (`duplicate-registration` says so,
+    /// with its own fix), not distinct receivers of a command.
+    private static func receiverKey(of delivery: Int, _ receiver: UInt32, _ trace: TraceIndex) -> UInt64 {
+        let id = trace.events[delivery].registration
+        guard id != 0, let registration = trace.registration(id) else { return UInt64(receiver) << 32 }
+        let registrant = trace.registrant(registration)
+        let site = registrant == registration.observer ? 0 : registration.site
+        return UInt64(registrant) << 32 | UInt64(site)
     }
 }
