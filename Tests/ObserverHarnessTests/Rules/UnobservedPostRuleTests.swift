@@ -46,6 +46,21 @@ extension Rules {
             #expect(finding.events.count == 1)
         }
 
+        /// Unheard posts of one name from three lines: a note at each line,
+        /// as repeats fold only with their site; each lists its first posts.
+        @Test func unobservedPostNotesEachLineThatPostedUnheard() throws {
+            var steps = [
+                #"{ "op": "post", "registry": "center", "channel": "Ping", "site": "A.swift:1" }"#,
+                #"{ "op": "post", "registry": "center", "channel": "Ping", "site": "B.swift:2" }"#,
+            ]
+            steps += Array(repeating: #"{ "op": "post", "registry": "center", "channel": "Ping", "site": "C.swift:3" }"#, count: 20)
+            let report = try InlineScenario("[" + steps.joined(separator: ",\n") + "]").report()
+            let findings = report.findings.filter { $0.rule == Self.rule }
+            #expect(findings.map { $0.site?.description } == ["A.swift:1", "B.swift:2", "C.swift:3"])
+            #expect(findings.map(\.events.count) == [1, 1, FindingAggregator.eventLimit])
+            #expect(findings.last?.message.contains("20 of those posts at C.swift:3") == true)
+        }
+
         @Test func unobservedPostIgnoresAPostAfterAnObserverRegistered() throws {
             let report = try InlineScenario(
                 """

@@ -33,29 +33,32 @@ struct UnobservedPostRule: Rule {
         ])
 
     private struct Channel: Hashable { let registry: UInt32, channel: UInt32 }
+    /// A channel's unreceived posts from one line: a finding each.
+    private struct Group: Hashable { let channelKey: Int, site: UInt32 }
 
     let firesOnlyWithFact: TraceFacts? = .unreceivedCenterPost
 
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Keyed by channel number: a hash per post was most of this rule's time.
-        var unreceived = [Int: [TraceIndex.PostRecord]]()
+        var unreceived = [Group: [TraceIndex.PostRecord]]()
         var totals = [Int](repeating: 0, count: trace.channelCount)
-        var order: [Int] = []
+        var order: [Group] = []
         let registries = trace.recording.registries  // read once (see `ChannelNameTypoRule`)
         for post in trace.posts where post.kind == .post && registries[Int(post.registry)].kind == .notificationCenter {
             totals[post.channelKey] += 1
             guard post.deliveries.isEmpty else { continue }
-            if unreceived[post.channelKey] == nil { order.append(post.channelKey) }
-            unreceived[post.channelKey, default: []].append(post)
+            let group = Group(channelKey: post.channelKey, site: post.site)
+            if unreceived[group] == nil { order.append(group) }
+            unreceived[group, default: []].append(post)
         }
         // Typo pairs are worth computing only when some post reached nobody.
         guard !order.isEmpty else { return }
         let typos = Set(ChannelNameTypoRule.typoPairs(trace).map { Channel(registry: $0.registry, channel: $0.posted) })
-        for channelKey in order {
-            guard let posts = unreceived[channelKey], let first = posts.first,
+        for group in order {
+            guard let posts = unreceived[group], let first = posts.first,
                 case let key = Channel(registry: first.registry, channel: first.channel), !typos.contains(key)
             else { continue }
-            let total = totals[channelKey]
+            let total = totals[group.channelKey]
             let count = total == 1 ? "was posted" : "was posted \(total) times and \(posts.count) of those posts"
             findings.append(
                 finding(
@@ -63,7 +66,8 @@ struct UnobservedPostRule: Rule {
                         + "\(total == 1 ? "but no registration received it" : "reached no registration").",
                     registry: trace.registryName(key.registry), channel: trace.string(key.channel),
                     step: trace.step(of: first.sequence), site: trace.site(first.site),
-                    location: trace.location(first.site), events: posts.map(\.sequence)))
+                    location: trace.location(first.site),
+                    events: posts.prefix(FindingAggregator.eventLimit).map(\.sequence)))
         }
     }
 }
