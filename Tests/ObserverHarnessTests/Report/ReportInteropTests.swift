@@ -97,3 +97,16 @@ import Testing
             ReportSet.xmlEscaped("a<b>&\"c'\u{1}\u{FFFE}\n\té") == "a&lt;b&gt;&amp;&quot;c&apos;\u{FFFD}\u{FFFD}\n\té")
     }
 }
+
+/// A name from the app that holds a line break stays on its finding's line
+/// in the text report (one compiler-style line per finding), written as the
+/// terminal's escaping writes other controls.
+@Test func aLineBreakInANameStaysOnItsFindingsLine() throws {
+    let report = try InlineScenario(
+        #"[ { "op": "post", "registry": "center", "channel": "Evil\nName\u2028", "site": "A.swift:1" } ]"#
+    ).report()
+    let lines = report.text().split(separator: "\n", omittingEmptySubsequences: false)
+    let finding = try #require(lines.first { $0.contains("[unobserved-post]") })
+    #expect(finding.hasPrefix("A.swift:1: note: \"Evil\\u{A}Name\\u{2028}\""))
+    #expect(lines.count == 5, "the summary, a blank line, the finding, its fix, and the end")
+}
