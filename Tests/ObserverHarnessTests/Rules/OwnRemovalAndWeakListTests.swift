@@ -76,6 +76,23 @@ extension Rules {
             harness.analyze().expectNone(of: Self.mutation)
         }
 
+        /// A handler removing a later block observer by its token: the finding
+        /// names the channel the token was registered for.
+        @Test func aHandlerRemovingALaterBlockByTokenNamesItsChannel() throws {
+            let harness = Harness(name: "removes a later block")
+            let center = harness.notificationCenter()
+            let name = Notification.Name("BP.remove")
+            let later = TokenBox()
+            let first = center.addObserver(forName: name, object: nil, queue: nil) { _ in
+                if let token = later.token { center.removeObserver(token) }
+            }
+            later.token = center.addObserver(forName: name, object: nil, queue: nil) { _ in }
+            center.post(name: name, object: nil)
+            let finding = try #require(harness.analyze().findings(of: Self.mutation).first)
+            #expect(finding.message.contains(#"for "BP.remove" at"#), "\(finding.message)")
+            center.removeObserver(first)
+        }
+
         @Test func aHandlerRemovingAnotherObserverOfAnObserverListStillFires() throws {
             let harness = Harness(name: "removes another")
             let list = harness.observerList(of: Subscription.self)
@@ -217,4 +234,9 @@ extension Rules {
             #expect(finding.site?.description == "Store.swift:4")
         }
     }
+}
+
+/// Holds a token a handler registered earlier removes.
+private final class TokenBox: @unchecked Sendable {
+    var token: (any NSObjectProtocol)?
 }

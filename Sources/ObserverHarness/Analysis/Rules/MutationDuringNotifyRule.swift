@@ -125,8 +125,11 @@ struct MutationDuringNotifyRule: Rule {
             if Self.toleratesOwnRemoval(info), !Self.canChangeReceivers(sequence, of: post, trace) { continue }
             let verb = event.kind == .add ? "registered" : "removed"
             let target = event.object == 0 ? "an observer" : trace.describe(event.object)
-            let channelText =
-                event.channel == 0 && event.flags.contains(.allChannels) ? "" : " for \(trace.quoted(event.channel))"
+            // A removal by token names no channel: its registration's is the one.
+            let channel =
+                event.channel == 0 && event.registration != 0
+                ? trace.registration(event.registration)?.channel ?? 0 : event.channel
+            let channelText = channel == 0 ? "" : " for \(trace.quoted(channel))"
             findings.append(
                 finding(
                     "While \(info.name) was delivering \(notification(post.channel, trace)) (posted at \(siteText(trace, post.site))), "
