@@ -88,6 +88,28 @@ extension Rules {
             #expect(finding.message.contains("already removed at Screen.swift:60"), "\(finding.message)")
         }
 
+        /// An extra "remove everything" repeats the removal that emptied the
+        /// observer, not the earlier one that ended a single name.
+        @Test func unbalancedRemovalNamesTheRemovalItRepeats() throws {
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "log" },
+                  { "op": "observe", "registry": "center", "observer": "log", "channel": null, "handler": [],
+                    "site": "Log.swift:3" },
+                  { "op": "observe", "registry": "center", "observer": "log", "channel": "Named", "handler": [],
+                    "site": "Log.swift:4" },
+                  { "op": "remove", "registry": "center", "observer": "log", "channel": "Named", "site": "Log.swift:11" },
+                  { "op": "remove", "registry": "center", "observer": "log", "site": "Log.swift:13" },
+                  { "op": "remove", "registry": "center", "observer": "log", "site": "Log.swift:14" }
+                ]
+                """
+            ).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.site?.description == "Log.swift:14")
+            #expect(finding.message.contains("already removed at Log.swift:13"), "\(finding.message)")
+        }
+
         @Test func unbalancedRemovalFiresWhenTheObserverNeverRegisteredInThatRegistry() throws {
             let report = try InlineScenario(
                 """

@@ -122,7 +122,7 @@ struct UnbalancedRemovalRule: Rule {
                     "its registration at \(siteText(trace, block.site)) is the block form, which only removing "
                     + "its token ends, so it is still registered"
                 fix = "Keep the token that addObserver(forName:object:queue:using:) returned and remove that token."
-            } else if let earlier = history.lastRemovedBefore {
+            } else if let earlier = history.latestRemovedBefore {
                 reason = "it was already removed at \(siteText(trace, trace.events[earlier.removeSequence!].site))"
                 fix = "Remove once: track whether the observer is registered, or remove in exactly one place."
             } else if history.isEmpty, event.flags.contains(.byToken),
@@ -147,14 +147,15 @@ struct UnbalancedRemovalRule: Rule {
 
 /// One observer's registrations in one registry (of one channel, or all),
 /// asked at removals in increasing sequence order: which were removed before
-/// the removal (the first and last in list order), which block registration
+/// the removal (the first in list order, and the one removed latest: the
+/// removal an extra one repeats), which block registration
 /// was still active, and whether any was added before it. Each registration
 /// enters a table once, so a trace's removals cost O((n + m) log n) in all.
 private struct RemovalHistory {
     struct Answer {
         var isEmpty = true
         var firstRemovedBefore: TraceIndex.RegistrationRecord?
-        var lastRemovedBefore: TraceIndex.RegistrationRecord?
+        var latestRemovedBefore: TraceIndex.RegistrationRecord?
         var firstActiveBlock: TraceIndex.RegistrationRecord?
     }
 
@@ -168,7 +169,6 @@ private struct RemovalHistory {
     private var nextRemoval = 0
     private var nextAdd = 0
     private var firstRemoved = Int.max
-    private var lastRemoved = -1
     /// Block registrations added so far, as a min-heap of list indices; one
     /// removed meanwhile leaves when it reaches the top. Only for a list out
     /// of add order: in add order the first that may still be active is
@@ -201,7 +201,6 @@ private struct RemovalHistory {
     mutating func answer(at sequence: Int) -> Answer {
         while nextRemoval < byRemoval.count, Self.removedAt(record(Int(byRemoval[nextRemoval]))) < sequence {
             firstRemoved = min(firstRemoved, Int(byRemoval[nextRemoval]))
-            lastRemoved = max(lastRemoved, Int(byRemoval[nextRemoval]))
             nextRemoval += 1
         }
         while nextAdd < positions.count {
@@ -223,7 +222,7 @@ private struct RemovalHistory {
         }
         answer.isEmpty = nextAdd == 0
         if firstRemoved != Int.max { answer.firstRemovedBefore = record(firstRemoved) }
-        if lastRemoved >= 0 { answer.lastRemovedBefore = record(lastRemoved) }
+        if nextRemoval > 0 { answer.latestRemovedBefore = record(Int(byRemoval[nextRemoval - 1])) }
         return answer
     }
 
