@@ -164,8 +164,9 @@ struct DeliveryOffIsolationRule: Rule {
                     objects: armEvent.object == 0 ? [] : [trace.name(armEvent.object)], step: trace.step(of: sequence),
                     site: trace.site(armEvent.site), location: trace.location(armEvent.site),
                     events: [arm, Int(event.cause), sequence],
-                    fix: "Hop in onChange before touching isolated state (`Task { @MainActor in … }`), or make "
-                        + "the changes on the registering actor."))
+                    fix: "Hop in onChange before touching isolated state ("
+                        + (isolation == "an actor" ? "`Task { await self?.method(…) }`" : "`Task { @MainActor in … }`")
+                        + "), or make the changes on the registering actor."))
         }
     }
 
@@ -197,13 +198,22 @@ struct DeliveryOffIsolationRule: Rule {
         let story =
             "\(what) off \(its): \(made) in \(registryName) at \(siteText(trace, registration.site)) was set up on "
             + "\(isolation), but the \(trigger) at \(siteText(trace, post.site)) ran \(ranWhere)"
+        // Another actor's handler: `queue: .main` and `@MainActor` do not reach it.
+        let hop =
+            onMainActor
+            ? "(`Task { @MainActor in … }`, `Task { await self?.method(…) }`), or register with `queue: .main`"
+            : "to the actor (`Task { await self?.method(…) }`)"
         guard case .touched(let touch, let inHandler) = seen else {
             return finding(
                 story + " and the handler ran with it.",
                 registry: registryName, channel: trace.string(post.channel),
                 objects: [trace.name(registration.observer)],
                 step: trace.step(of: delivery), site: trace.site(post.site), location: trace.location(post.site),
-                events: [registration.addSequence, post.sequence, delivery])
+                events: [registration.addSequence, post.sequence, delivery],
+                fix: onMainActor
+                    ? nil
+                    : "Deliver where the handler expects: have the handler only hop \(hop) and do its work "
+                        + "there, or post from the actor.")
         }
         // The handler itself is the bug, whoever posts: reported where it is registered.
         let did = HandlerWork.describe(touch, trace)
@@ -215,8 +225,7 @@ struct DeliveryOffIsolationRule: Rule {
             step: trace.step(of: delivery), site: trace.site(registration.site),
             location: trace.location(registration.site),
             events: [registration.addSequence, post.sequence, delivery, touch],
-            fix: "Touch \(actorWords): have the handler only hop, and do the work in the hop "
-                + "(`Task { @MainActor in … }`, `Task { await self?.method(…) }`), or register with `queue: .main`.")
+            fix: "Touch \(actorWords): have the handler only hop, and do the work in the hop \(hop).")
     }
 }
 
