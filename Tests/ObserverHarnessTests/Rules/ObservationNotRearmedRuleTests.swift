@@ -132,6 +132,32 @@ extension Rules {
             #expect(finding.objects == ["badge"])
         }
 
+        /// A label that observes again only from a main-actor hop misses the
+        /// second change of every update: one finding, counted at each miss.
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+        @Test func everyMissedChangeIsCounted() throws {
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "a", "methods": { "update": [
+                    { "set": { "registry": "model", "object": "a", "property": "name", "value": "0" } },
+                    { "set": { "registry": "model", "object": "a", "property": "name", "value": "1" } } ] } },
+                  { "op": "create", "object": "label", "methods": { "observeName": [
+                    { "observe": { "registry": "model", "observer": "self", "object": "a", "property": "name",
+                      "site": "Label.swift:3", "handler": [ { "hop": "main-actor", "handler": [
+                        { "read": "a.name" }, { "invoke": { "object": "self", "method": "observeName" } } ] } ] } } ] } },
+                  { "op": "invoke", "object": "label", "method": "observeName" },
+                  { "op": "invoke", "object": "a", "method": "update" },
+                  { "op": "invoke", "object": "a", "method": "update" },
+                  { "op": "invoke", "object": "a", "method": "update" }
+                ]
+                """, registries: Self.registries
+            ).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.count == 3)
+            #expect(finding.site?.description == "Label.swift:3")
+        }
+
         @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
         @Test func aHandlerThatSetsWhatItTracksAndObservesAgainIsACycle() throws {
             let report = try InlineScenario(

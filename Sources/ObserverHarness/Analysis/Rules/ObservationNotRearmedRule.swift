@@ -53,7 +53,7 @@ struct ObservationNotRearmedRule: Rule {
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         var lastFire = [Key: Int]()
         var arms = [UInt32: Int]()
-        var reported = Set<Key>()
+        // Every missed change is reported: the report folds them into one finding and its count.
         for sequence in trace.observationEvents {
             let event = trace.events[sequence]
             let key = Key(registry: event.registry, channel: event.channel, owner: event.object)
@@ -66,8 +66,7 @@ struct ObservationNotRearmedRule: Rule {
                 // The onChange's own write is `mutation-during-notify`, not a missed change.
                 guard let fire = lastFire[key], !isGone(event.object, at: sequence, trace),
                     trace.selfWriteFiring(of: sequence) == nil,
-                    let arm = arms[trace.events[fire].registration],
-                    reported.insert(key).inserted
+                    let arm = arms[trace.events[fire].registration]
                 else { continue }
                 findings.append(report(arm: arm, fire: fire, change: sequence, trace))
             default:
