@@ -137,6 +137,27 @@ extension Rules {
             #endif
         }
 
+        /// What the rule's page says Linux matches: the integers -1 through 12
+        /// (and booleans) share a box, 13 and 42 do not, on Foundation's own
+        /// center and on the drop-in alike.
+        #if os(Linux)
+            @Test func onLinuxOnlyTheIntegersFromMinusOneThroughTwelveMatch() {
+                func matches(_ value: Int, on center: some NotificationCenterProtocol) -> Bool {
+                    let name = Notification.Name("ValueFilter.\(value)")
+                    let heard = Counter()
+                    let token = center.addObserver(forName: name, object: value, queue: nil) { _ in heard.add() }
+                    center.post(name: name, object: value)
+                    center.removeObserver(token)
+                    return heard.value == 1
+                }
+                let harness = Harness()
+                let values = [-2, -1, 0, 12, 13, 42]
+                let expected = [false, true, true, true, false, false]
+                #expect(values.map { matches($0, on: NotificationCenter()) } == expected)
+                #expect(values.map { matches($0, on: harness.notificationCenter()) } == expected)
+            }
+        #endif
+
         @Test func senderValueIsRejectedOutsideANotificationCenterOrBesideASender() {
             for (steps, message) in [
                 (
@@ -161,4 +182,12 @@ extension Rules {
             }
         }
     }
+}
+
+/// Counts deliveries from any thread.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

@@ -10,7 +10,7 @@ struct ValueObjectFilterRule: Rule {
             NotificationCenter filters by the sender's identity. A value has none, so Foundation boxes it and \
             compares the box, and which equal values share a box is the platform's accident. On Linux a \
             registration filtered on "cart-1" never receives a post of "cart-1" and a removal naming it removes \
-            nothing; small integers and booleans share cached boxes and do match. On Darwin a short ASCII string \
+            nothing; the integers -1 through 12 and booleans share cached boxes and do match (42 does not). On Darwin a short ASCII string \
             bridges to a shared tagged-pointer NSString and matches too, while a longer string or a struct never \
             does. Anywhere, a new box can reuse a freed box's address. The code reads as a filter but behaves as \
             one on some values and platforms, and as none on others.
