@@ -9,7 +9,8 @@ struct DanglingRegistrationRule: Rule {
             The observer went away without removing its registration. With a weak hold every later post just \
             skips it, so nothing crashes, but the registry keeps a dead entry and the code relies on the \
             registry's cleanup rather than its own. With an unowned hold, any later delivery would be a \
-            message to a dead object. An observer list (a `subject`) that declares `hold: .weak` says its \
+            message to a dead object; when one is made, `notify-after-dealloc` reports it (an error) and this \
+            note is left out. An observer list (a `subject`) that declares `hold: .weak` says its \
             observers may go without removing themselves and drops them itself, so an observer dying in it is \
             not a note; it is one when the registration's weak hold is not the list's own (an \
             `add(_:hold: .weak)` on a list that holds strongly), and in a notification center, whose weak \

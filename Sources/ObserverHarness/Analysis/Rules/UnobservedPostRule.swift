@@ -6,7 +6,9 @@ struct UnobservedPostRule: Rule {
         explanation: """
             Nobody was registered for the notification when it was posted: the observer registers too late \
             (after the first post), listens for a different name or sender, or the post is dead code. When a \
-            near-identical name is observed instead, channel-name-typo reports it and this rule stays quiet.
+            near-identical name is observed instead, channel-name-typo reports it and this rule stays quiet. \
+            Only a notification center's posts are noted, a note per line that posted unheard: a subject's \
+            notify or a property's set with no one registered is the normal case of an object nobody watches yet.
             """,
         fix: "Register observers before the first post, check the name and sender filter, or remove the post.",
         triggering: [
