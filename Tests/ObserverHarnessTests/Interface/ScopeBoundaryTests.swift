@@ -336,6 +336,40 @@ import Testing
         }
     }
 
+    extension ScopeBoundaryTests {
+        /// A shared observer (a global, a `static let shared` whose initializer
+        /// registers) first touched in one running test registers in that
+        /// test's center: another running test's posts do not reach it while
+        /// that test runs, where the default center's would (the documented
+        /// limit). Made outside every scope, in a detached task, it registers
+        /// on Foundation's center and hears every test's posts, as in production.
+        @Test func aSharedObserverMadeOutsideEveryScopeHearsEveryRunningTest() async {
+            await #expect(processExitsWith: .success) {
+                let (first, second) = (Harness(), Harness())
+                let secondOpen = AsyncStream<Void>.makeStream()
+                let firstDone = AsyncStream<Void>.makeStream()
+                async let made: [ScanResultsScreen] = withObserverHarness(second) {
+                    let inScope = ScanResultsScreen()
+                    let outside = await Task.detached { ScanResultsScreen() }.value
+                    secondOpen.continuation.yield()
+                    var done = firstDone.stream.makeAsyncIterator()
+                    _ = await done.next()
+                    return [inScope, outside]
+                }
+                await withObserverHarness(first) {
+                    var open = secondOpen.stream.makeAsyncIterator()
+                    _ = await open.next()
+                    Observers.center.post(name: .scanFinished, object: nil)
+                }
+                firstDone.continuation.yield()
+                let screens = await made
+                #expect(screens[1].reloads.value == 1, "made outside every scope: heard, as in production")
+                #expect(screens[0].reloads.value == 0, "made in the other running test's scope: not heard")
+                for screen in screens { screen.stopObserving() }
+            }
+        }
+    }
+
     /// Opens two harnesses' scopes at once, each in its own task, makes
     /// `make()` in each, runs `body` from the first while both are open, and
     /// returns what each made.
