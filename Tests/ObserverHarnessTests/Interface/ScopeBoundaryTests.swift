@@ -337,6 +337,28 @@ import Testing
     }
 
     extension ScopeBoundaryTests {
+        /// A post made straight on `NotificationCenter.default` from a queue
+        /// while two tests run: each test's note says so, with no line (the
+        /// app's line is not known), not a stand-in location.
+        @Test func aDirectFoundationPostWhileTwoTestsRunIsNotedWithoutAStandInLine() async {
+            await #expect(processExitsWith: .success) {
+                let (first, second) = (Harness(), Harness())
+                let screens = await TwoScopes.run(first, second) {
+                    ScanResultsScreen()
+                } whileBothOpen: {
+                    await Hop.globalQueue.post(through: NotificationCenter.default)
+                }
+                #expect(screens.map(\.reloads.value) == [1, 1], "both heard it, as in production")
+                for harness in [first, second] {
+                    let escapes = harness.analyze().findings.filter { $0.rule == "escaped-test-scope" }
+                    #expect(escapes.count == 1)
+                    #expect(escapes.first?.site == nil)
+                    #expect(escapes.first?.message.contains("made straight on NotificationCenter.default") == true)
+                }
+                for screen in screens { screen.stopObserving() }
+            }
+        }
+
         /// A shared observer (a global, a `static let shared` whose initializer
         /// registers) first touched in one running test registers in that
         /// test's center: another running test's posts do not reach it while

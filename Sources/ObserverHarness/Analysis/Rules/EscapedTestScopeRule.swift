@@ -44,13 +44,19 @@ struct EscapedTestScopeRule: Rule {
                     + "post to none of them, and whether it is checked depends on which tests run beside this one: "
                     + "carry the scope across the hop with Observers.withEscapedScope to have it checked in every run."
                 : ""
+            // A post made straight on Foundation's center has no line of the app's to name.
+            let direct = how == .foundationCenter
+            let origin =
+                direct
+                ? "\(post) was made straight on NotificationCenter.default, outside the test's task"
+                : "\(post) at \(siteText(trace, event.site)) came from \(how.phrase)"
             findings.append(
                 finding(
-                    "\(post) at \(siteText(trace, event.site)) came from \(how.phrase), and nothing tied it to one "
-                        + "test (\(tests)): it reached this test's observers unrecorded, as the default center "
-                        + "would, and was not checked." + shared,
+                    "\(origin), and nothing tied it to one test (\(tests)): it reached this test's observers "
+                        + "unrecorded, as the default center would, and was not checked." + shared,
                     registry: trace.registryName(event.registry), channel: name, step: trace.step(of: sequence),
-                    site: trace.site(event.site), location: trace.location(event.site), events: [sequence]))
+                    site: direct ? nil : trace.site(event.site), location: direct ? nil : trace.location(event.site),
+                    events: [sequence]))
         }
     }
 }
