@@ -208,7 +208,8 @@ struct TraceIndex {
     private(set) var posts: Posts
     private(set) var removals = SequenceList()
     /// Adds and removes, in order.
-    private(set) var mutations = Mutations(states: [], ignoredAdds: [], removals: SequenceList(), events: nil)
+    private(set) var mutations = Mutations(
+        states: [], ignoredAdds: [], removals: SequenceList(), events: nil, holdsDelegateSets: false)
     /// The adds and removes as a list of their own, once some id was added
     /// again; nil while ``mutations`` can merge them from the registrations,
     /// the ignored adds and the removals (4 bytes an event kept, in a trace
@@ -408,7 +409,7 @@ struct TraceIndex {
             explicitMutations.map(Mutations.init(list:))
             ?? Mutations(
                 states: registrationStates, ignoredAdds: ignoredDuplicateAdds, removals: removals,
-                events: recording.events)
+                events: recording.events, holdsDelegateSets: present.kinds.contains(.delegateSet))
     }
 
     /// Whether a notification center's post reached no one, or exactly one
@@ -498,7 +499,7 @@ struct TraceIndex {
                 explicitMutations = SequenceList(
                     Mutations(
                         states: registrationStates, ignoredAdds: ignoredDuplicateAdds, removals: removals,
-                        events: recording.events))
+                        events: recording.events, holdsDelegateSets: true))
             }
             registrationStates[existing] = state
             if reAddedOrder == nil { reAddedOrder = registrationStates.indices.map { Int32($0) } }
@@ -538,13 +539,19 @@ struct TraceIndex {
         private var ignoredAdds: [Int] = []
         private var removals = SequenceList()
         private var events: EventLog?
+        /// Some records are delegate sets, not adds (each record is checked).
+        private var holdsDelegateSets = false
 
         init(list: SequenceList) {
             self.list = list
         }
 
-        fileprivate init(states: [RegistrationState], ignoredAdds: [Int], removals: SequenceList, events: EventLog?) {
+        fileprivate init(
+            states: [RegistrationState], ignoredAdds: [Int], removals: SequenceList, events: EventLog?,
+            holdsDelegateSets: Bool
+        ) {
             (self.states, self.ignoredAdds, self.removals, self.events) = (states, ignoredAdds, removals, events)
+            self.holdsDelegateSets = holdsDelegateSets
         }
 
         func makeIterator() -> Iterator { Iterator(mutations: self) }
@@ -561,7 +568,7 @@ struct TraceIndex {
                 }
                 // The next record made by an add (delegate sets have records too).
                 let states = mutations.states
-                while state < states.count,
+                while mutations.holdsDelegateSets, state < states.count,
                     mutations.events?[Int(states[state].addSequence)].kind != .add
                 {
                     state += 1
