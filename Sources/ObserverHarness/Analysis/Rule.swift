@@ -119,10 +119,11 @@ extension Rule {
         events: [Int], fix: String? = nil
     ) -> Finding {
         Finding(
-            rule: descriptor.id, severity: descriptor.severity, message: cuttingQuotedValues(message),
+            rule: descriptor.id, severity: descriptor.severity,
+            message: cuttingToMessageLimit(cuttingLongWords(cuttingQuotedValues(message))),
             registry: registry, channel: channel, objects: objects, step: step,
             site: location.map(CallSite.init) ?? site, events: events,
-            fix: fix.map(cuttingQuotedValues) ?? descriptor.fix)
+            fix: fix.map { cuttingToMessageLimit(cuttingLongWords(cuttingQuotedValues($0))) } ?? descriptor.fix)
     }
 }
 
@@ -144,6 +145,52 @@ func cuttingQuotedValues(_ text: String) -> String {
         rest = rest[rest.index(after: close)...]
     }
     return result + rest
+}
+
+/// The most characters a finding's message holds, whatever the names in it:
+/// a message is read in a terminal, a pull request's annotation, a report.
+let messageLimit = 2_000
+
+/// `text` cut to ``messageLimit`` characters, ending in `…` when cut (names
+/// cut one by one can still add up, as a finding listing many receivers).
+func cuttingToMessageLimit(_ text: String) -> String {
+    guard text.utf8.count > messageLimit, text.count > messageLimit else { return text }
+    return String(text.prefix(messageLimit - 1)) + "…"
+}
+
+/// `text` with every run of characters without a space longer than twice
+/// ``ValuePreview/limit`` cut to that, ending in `…`: a file name or an
+/// object's label from the app, unquoted in a message, may be megabytes too.
+func cuttingLongWords(_ text: String) -> String {
+    let limit = 2 * ValuePreview.limit
+    guard text.utf8.count > limit else { return text }
+    // Bytes first: most messages have no such run.
+    var run = 0
+    var found = false
+    for byte in text.utf8 {
+        run = byte == UInt8(ascii: " ") ? 0 : run + 1
+        if run > limit {
+            found = true
+            break
+        }
+    }
+    guard found else { return text }
+    var result = ""
+    var word = ""
+    func flush() {
+        result += word.count > limit ? String(word.prefix(limit - 1)) + "…" : word
+        word = ""
+    }
+    for character in text {
+        if character == " " {
+            flush()
+            result.append(character)
+        } else {
+            word.append(character)
+        }
+    }
+    flush()
+    return result
 }
 
 /// Whether some quoted span of `text` is longer than ``ValuePreview/limit``

@@ -745,7 +745,7 @@ struct TraceIndex {
     }
 
     /// `"name"` as messages quote a channel.
-    func quoted(_ channel: UInt32) -> String { "\"\(string(channel))\"" }
+    func quoted(_ channel: UInt32) -> String { ValuePreview.quoted(string(channel)) }
 
     /// A recorded value as messages show it: JSON text as it is (scenario
     /// values, and live values given as JSON), any other text quoted, so
@@ -756,7 +756,7 @@ struct TraceIndex {
         let json =
             first == "\"" || first == "{" || first == "[" || ["true", "false", "null"].contains(text)
             || Double(text) != nil
-        return json ? text : "\"\(text)\""
+        return json ? ValuePreview.cut(text) : ValuePreview.quoted(text)
     }
 
     // MARK: Frames

@@ -258,7 +258,7 @@ struct Explorer {
     private func postName(_ index: Int, _ baseline: Baseline) -> String {
         let decision = baseline.decisions[index]
         let step = baseline.trace.step(of: decision.postSequence).map { " (step \($0))" } ?? ""
-        return "\"\(decision.channel)\"\(step)"
+        return ValuePreview.quoted(decision.channel) + step
     }
 
     /// The smallest set of receivers whose reordering alone changes the
@@ -376,8 +376,8 @@ struct Explorer {
             let decision = baseline.decisions[index]
             let moved = baseline.conflicting[index]
             let names = moved.map { receiverName(decision, $0, baseline.trace) }
-            first.append("\"\(decision.channel)\" delivered to \(names.joined(separator: " then "))")
-            other.append("\"\(decision.channel)\" delivered to \(names.reversed().joined(separator: " then "))")
+            first.append("\(ValuePreview.quoted(decision.channel)) delivered to \(names.joined(separator: " then "))")
+            other.append("\(ValuePreview.quoted(decision.channel)) delivered to \(names.reversed().joined(separator: " then "))")
             objects += names
             events += [decision.postSequence] + deliveries(of: index, to: moved, baseline)
         }
@@ -479,7 +479,7 @@ struct Explorer {
                 decision.registrations.indices.contains(receiver)
                     ? receiverName(decision, receiver, result.trace) : "#\(receiver)"
             }
-            parts.append("\"\(decision.channel)\" delivered to \(names.joined(separator: ", "))")
+            parts.append("\(ValuePreview.quoted(decision.channel)) delivered to \(names.joined(separator: ", "))")
         }
         for (ordinal, interleaving) in schedule.interleavings.sorted(by: { $0.key < $1.key })
         where result.concurrentSteps.indices.contains(ordinal) {

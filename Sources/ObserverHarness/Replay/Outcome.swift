@@ -86,7 +86,7 @@ struct Outcome: Sendable {
                 (stateFingerprints[key] ?? Self.null) == (other.stateFingerprints[key] ?? Self.null)
                 && mine.semanticallyEquals(theirs)
             if !same {
-                result.append(("\"\(key)\"", ValuePreview.of(mine), ValuePreview.of(theirs)))
+                result.append((ValuePreview.quoted(key), ValuePreview.of(mine), ValuePreview.of(theirs)))
             }
         }
         for key in Set(reads.keys).union(other.reads.keys).sorted() {
@@ -94,7 +94,7 @@ struct Outcome: Sendable {
             if mine?.fingerprint.hash != theirs?.fingerprint.hash || (mine == nil) != (theirs == nil) {
                 result.append(
                     (
-                        "\(key.reader)'s read of \"\(key.key)\"", mine?.preview ?? "nothing",
+                        "\(key.reader)'s read of \(ValuePreview.quoted(key.key))", mine?.preview ?? "nothing",
                         theirs?.preview ?? "nothing"
                     ))
             }

@@ -88,6 +88,11 @@ enum ValuePreview {
         return cut(String(decoding: bytes, as: UTF8.self))
     }
 
+    /// `text` cut to ``limit`` characters and put in quotes, as messages show
+    /// a name or key from the app: cut before quoting, so a value holding
+    /// quotes of its own is cut too.
+    static func quoted(_ text: String) -> String { "\"" + cut(text) + "\"" }
+
     /// `text` cut to ``limit`` characters, ending in `…` when cut.
     static func cut(_ text: String) -> String {
         guard text.utf8.count > limit, text.count > limit else { return text }

@@ -88,6 +88,28 @@ extension ReplayTests {
             #expect(cuttingQuotedValues("\"" + name) == "\"" + name, "an unclosed quote is left as it is")
         }
 
+        /// A name made of quotes is cut too (cut before it is quoted), and a
+        /// long name a message shows unquoted (a file, a label) is cut to 240;
+        /// the finding's fields keep them whole.
+        @Test func messagesCutNamesHoldingQuotesAndLongUnquotedNames() throws {
+            let quotes = String(repeating: "\"", count: 300)
+            let file = String(repeating: "F", count: 10_000) + ".swift"
+            let scenario = try Scenario.parse(
+                Array(
+                    """
+                    { "format": "observer-harness-scenario", "version": 1, "scenario": "long-names",
+                      "registries": { "center": { "kind": "notification-center" } },
+                      "steps": [ { "op": "post", "registry": "center", "channel": "\(String(repeating: "\\\"", count: 300))",
+                                   "site": "\(file):3" } ] }
+                    """.utf8), path: "long-names.scenario.json")
+            let finding = try #require(scenario.run().findings(of: "unobserved-post").first)
+            #expect(finding.channel == quotes)
+            #expect(finding.site?.file == file)
+            #expect(finding.message.count < 700, "\(finding.message.count)")
+            #expect(finding.message.contains(String(repeating: "F", count: 239) + "…"))
+            #expect(cuttingToMessageLimit(String(repeating: "a ", count: 5_000)).count == messageLimit)
+        }
+
         @Test func previewsCutAt120CharactersWithAnEllipsis() {
             let long = ValuePreview.of(.string(String(repeating: "é", count: 20_000)))
             #expect(long.count == 120)

@@ -34,7 +34,7 @@ struct EscapedTestScopeRule: Rule {
             let how = ExecutionContext(rawValue: UInt8(truncatingIfNeeded: event.registration)) ?? .unknown
             let running = Int(event.registration >> 8)
             let name = event.channel == 0 ? nil : trace.string(event.channel)
-            let post = "A post\(name.map { " of \"\($0)\"" } ?? "")"
+            let post = "A post\(name.map { " of \(ValuePreview.quoted($0))" } ?? "")"
             let tests = running == 1 ? "1 test was running" : "\(running) tests were running"
             // A shared object (a `static let shared` manager) ties its work to no test
             // while tests that use it overlap: only carrying the scope does.

@@ -60,7 +60,7 @@ struct OrderingDependenceRule: Rule {
         case .deliveryOrder(let registry, let channel, let receivers, let reordered):
             findings.append(
                 finding(
-                    "The outcome of one post of \"\(channel)\" depends on delivery order: "
+                    "The outcome of one post of \(ValuePreview.quoted(channel)) depends on delivery order: "
                         + "\(receivers.joined(separator: " then ")) gives one result, "
                         + "\(reordered.joined(separator: " then ")) another: \(what)\(more).",
                     registry: registry, channel: channel, objects: receivers, step: divergence.step,
