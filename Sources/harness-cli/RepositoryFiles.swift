@@ -37,13 +37,18 @@ final class RepositoryFiles {
     }
 
     /// How a scenario file is named in reports: relative to the working
-    /// directory when it is inside it, never an absolute path from elsewhere
-    /// in the machine when a shorter form exists.
+    /// directory, with `..` for a file beside it (`../app/x.scenario.json`),
+    /// so a report names the same file the same way on every machine.
     static func displayPath(of file: URL) -> String {
-        let base = FileManager.default.currentDirectoryPath
-        let path = file.standardizedFileURL.path
-        let prefix = base.hasSuffix("/") ? base : base + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            .standardizedFileURL.pathComponents
+        let path = file.standardizedFileURL.pathComponents
+        var common = 0
+        while common < base.count, common < path.count, base[common] == path[common] { common += 1 }
+        // Only the root in common: another volume's path reads better whole.
+        guard common > 1 || base.count <= 1 else { return file.standardizedFileURL.path }
+        let up = Array(repeating: "..", count: base.count - common)
+        return (up + path[common...]).joined(separator: "/")
     }
 
     private func index() -> [String: [String]] {

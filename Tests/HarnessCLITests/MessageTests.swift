@@ -81,4 +81,26 @@ import Testing
         #expect(json.stdout.contains(#"AddToCart\u001b]0;pwned\u0007\u001b[2J"#), "\(json.stdout)")
         #expect(!json.stdout.unicodeScalars.contains { $0.value == 0x1B })
     }
+
+    /// A scenario beside the working folder (`../app/x.scenario.json`) is named
+    /// so in every format: the same on every machine, never an absolute path.
+    /// SARIF writes it as a URI reference: a space or `#` in a folder's name is
+    /// percent-encoded, not read as a fragment.
+    @Test func aScenarioBesideTheWorkingFolderIsNamedRelativeToIt() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("beside-\(UUID().uuidString)")
+        let app = root.appendingPathComponent("app #1")
+        let work = root.appendingPathComponent("work")
+        for folder in [app, work] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let scenario = try String(contentsOfFile: examples + "/add-to-cart-broadcast.scenario.json", encoding: .utf8)
+        try Data(scenario.utf8).write(to: app.appendingPathComponent("cart.scenario.json"))
+        let given = "../app #1/cart.scenario.json"
+        let json = try harnessCLI(["run", given, "--format", "json"], in: work)
+        #expect(json.stdout.contains(#""file": "../app #1/cart.scenario.json""#), "\(json.stdout)")
+        #expect(!json.stdout.contains(root.path))
+        let junit = try harnessCLI(["run", given, "--format", "junit"], in: work)
+        #expect(junit.stdout.contains(#"file="../app #1/cart.scenario.json""#))
+        let sarif = try harnessCLI(["run", given, "--format", "sarif"], in: work)
+        #expect(sarif.stdout.contains(#""uri": "../app%20%231/cart.scenario.json""#), "\(sarif.stdout)")
+        #expect(!sarif.stdout.contains(root.path))
+    }
 }

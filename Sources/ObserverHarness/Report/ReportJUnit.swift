@@ -18,7 +18,8 @@ extension ReportSet {
                 let rules = Array(Set(failing.map(\.rule))).sorted().joined(separator: ", ")
                 let message = "\(failing.count) finding\(failing.count == 1 ? "" : "s"): \(rules)"
                 body +=
-                    "      <failure message=\"\(Self.xmlEscaped(message))\" type=\"\(Self.xmlEscaped(rules))\">"
+                    "      <failure message=\"\(Self.xmlEscaped(message, inAttribute: true))\" "
+                    + "type=\"\(Self.xmlEscaped(rules, inAttribute: true))\">"
                     + Self.xmlEscaped(failing.map(Self.junitText).joined(separator: "\n\n")) + "</failure>\n"
             }
             var output = other.map(Self.junitText)
@@ -29,8 +30,8 @@ extension ReportSet {
             if !output.isEmpty {
                 body += "      <system-out>" + Self.xmlEscaped(output.joined(separator: "\n\n")) + "</system-out>\n"
             }
-            let name = Self.xmlEscaped(report.scenario)
-            let file = report.file.map { " file=\"\(Self.xmlEscaped($0))\"" } ?? ""
+            let name = Self.xmlEscaped(report.scenario, inAttribute: true)
+            let file = report.file.map { " file=\"\(Self.xmlEscaped($0, inAttribute: true))\"" } ?? ""
             let opening = "    <testcase classname=\"observer-harness\" name=\"\(name)\"\(file) time=\"0\""
             cases.append(body.isEmpty ? opening + "/>" : opening + ">\n" + body + "    </testcase>")
         }
@@ -53,7 +54,10 @@ extension ReportSet {
 
     /// Escapes markup, and replaces what XML 1.0 cannot hold at all (control
     /// characters, unpaired surrogates cannot occur in Swift strings) with U+FFFD.
-    static func xmlEscaped(_ text: String) -> String {
+    /// A carriage return is a character reference (a parser turns a raw one
+    /// into a newline), and so are a newline and a tab in an attribute (a
+    /// parser turns raw ones into spaces): a name reads back as it was.
+    static func xmlEscaped(_ text: String, inAttribute: Bool = false) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -63,7 +67,9 @@ extension ReportSet {
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&apos;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            case "\r": result += "&#13;"
+            case "\n": if inAttribute { result += "&#10;" } else { result.unicodeScalars.append(scalar) }
+            case "\t": if inAttribute { result += "&#9;" } else { result.unicodeScalars.append(scalar) }
             default:
                 let value = scalar.value
                 if value < 0x20 || value == 0xFFFE || value == 0xFFFF {

@@ -104,12 +104,16 @@ enum Markdown {
     static func inline(_ text: String) -> String {
         var result = ""
         for character in text {
+            // Every line break, "\r\n" (one character) and U+2028 included: a row stays one row.
+            if character.isNewline {
+                result += " "
+                continue
+            }
             switch character {
             case "\\", "`", "*", "_", "[", "]", "#", "|", "~", "!": result += "\\" + String(character)
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "&": result += "&amp;"
-            case "\n", "\r": result += " "
             default: result.append(character)
             }
         }

@@ -69,6 +69,25 @@ extension ReportSet {
         return log.serialized(.canonical) + "\n"
     }
 
+    /// A path as a relative URI reference: every byte but the unreserved
+    /// characters and `/` percent-encoded (UTF-8), so `a b#1.swift` or
+    /// `100%.swift` names that file, not a fragment or another one.
+    static func uriReference(_ path: String) -> String {
+        var result = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "/"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                result += byte < 16 ? "%0" + hex : "%" + hex
+            }
+        }
+        return result
+    }
+
     /// Where a result points: the call site when it is a file of the
     /// repository; else the scenario step that led to it; else the site as
     /// the scenario or trace wrote it.
@@ -76,7 +95,7 @@ extension ReportSet {
         func physical(_ uri: String, _ line: Int) -> JSONValue {
             .object([
                 "physicalLocation": .object([
-                    "artifactLocation": .object(["uri": .string(uri)]),
+                    "artifactLocation": .object(["uri": .string(uriReference(uri))]),
                     "region": .object(["startLine": .int(max(1, line))]),
                 ])
             ])

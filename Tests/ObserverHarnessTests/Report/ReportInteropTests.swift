@@ -110,3 +110,18 @@ import Testing
     #expect(finding.hasPrefix("A.swift:1: note: \"Evil\\u{A}Name\\u{2028}\""))
     #expect(lines.count == 5, "the summary, a blank line, the finding, its fix, and the end")
 }
+
+/// A name holding "\r\n" (one `Character`) keeps a Markdown table row on one
+/// line, and reads back whole from a JUnit attribute.
+@Test func aCarriageReturnAndNewlineInANameBreakNeitherMarkdownNorJUnit() throws {
+    let name = "line1\nline2\r\nline3\u{2028}end"
+    let report = Report(
+        scenario: name, eventCount: 1, replays: 1,
+        findings: [Finding(rule: "unobserved-post", severity: .error, message: "posted \"\(name)\"")])
+    let set = ReportSet(reports: [report, report])
+    let row = try #require(set.markdownText().split(separator: "\n").first { $0.hasPrefix("| line1") })
+    #expect(row.hasSuffix("|"), "the summary row stays one line: \(row)")
+    let junit = set.junitText(failingAt: .error)
+    #expect(junit.contains(#"name="line1&#10;line2&#13;&#10;line3"#))
+    #expect(!junit.contains("\r"))
+}
