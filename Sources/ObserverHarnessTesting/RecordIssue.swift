@@ -18,7 +18,7 @@ func recordFailure(_ message: String, at location: CodeLocation) {
         // Swift Testing stops the process on a location that is not a line of
         // source: such a failure is told at the running test instead.
         let sourceLocation =
-            location.isSourceLine
+            CallSite.isSourceLine(location)
             ? Testing.SourceLocation(
                 fileID: "\(location.fileID)", filePath: "\(location.filePath)",
                 line: Int(location.line), column: Int(max(location.column, 1)))

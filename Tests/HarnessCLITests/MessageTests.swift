@@ -90,7 +90,9 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("beside-\(UUID().uuidString)")
         let app = root.appendingPathComponent("app #1")
         let work = root.appendingPathComponent("work")
-        for folder in [app, work] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        for folder in [app, work] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
         let scenario = try String(contentsOfFile: examples + "/add-to-cart-broadcast.scenario.json", encoding: .utf8)
         try Data(scenario.utf8).write(to: app.appendingPathComponent("cart.scenario.json"))
         let given = "../app #1/cart.scenario.json"

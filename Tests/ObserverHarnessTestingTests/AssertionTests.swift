@@ -199,7 +199,8 @@ private final class Screen {}
                 let foundationPost = CodeLocation(
                     fileID: "NotificationCenter.default", filePath: "NotificationCenter.default", line: 0, column: 0)
                 let note = Finding(
-                    rule: "escaped-test-scope", severity: .note, message: "A post came from NotificationCenter.default.",
+                    rule: "escaped-test-scope", severity: .note,
+                    message: "A post came from NotificationCenter.default.",
                     site: CallSite(foundationPost), events: [1])
                 let report = Report(scenario: "direct post", eventCount: 1, replays: 1, findings: [note])
                 #expect(note.site?.codeLocation == nil)

@@ -26,7 +26,7 @@ public struct CallSite: Hashable, Sendable, CustomStringConvertible {
     /// Foundation's center, which has no line a test framework could show).
     package init(_ location: CodeLocation) {
         self.init(file: "\(location.fileID)", line: Int(location.line), column: Int(location.column))
-        if location.isSourceLine { codeLocation = location }
+        if Self.isSourceLine(location) { codeLocation = location }
     }
 
     public static func == (lhs: CallSite, rhs: CallSite) -> Bool {
@@ -74,10 +74,10 @@ enum SiteReference {
     case interned(UInt32)
 }
 
-extension CodeLocation {
-    /// Whether this names a line of a source file, as `#fileID` and `#line`
-    /// give: Swift Testing stops the process on any other location.
-    package var isSourceLine: Bool {
-        line > 0 && fileID.withUTF8Buffer { $0.contains(UInt8(ascii: "/")) }
+extension CallSite {
+    /// Whether `location` names a line of a source file, as `#fileID` and
+    /// `#line` give: Swift Testing stops the process on any other location.
+    package static func isSourceLine(_ location: CodeLocation) -> Bool {
+        location.line > 0 && location.fileID.withUTF8Buffer { $0.contains(UInt8(ascii: "/")) }
     }
 }

@@ -377,7 +377,8 @@ struct Explorer {
             let moved = baseline.conflicting[index]
             let names = moved.map { receiverName(decision, $0, baseline.trace) }
             first.append("\(ValuePreview.quoted(decision.channel)) delivered to \(names.joined(separator: " then "))")
-            other.append("\(ValuePreview.quoted(decision.channel)) delivered to \(names.reversed().joined(separator: " then "))")
+            other.append(
+                "\(ValuePreview.quoted(decision.channel)) delivered to \(names.reversed().joined(separator: " then "))")
             objects += names
             events += [decision.postSequence] + deliveries(of: index, to: moved, baseline)
         }

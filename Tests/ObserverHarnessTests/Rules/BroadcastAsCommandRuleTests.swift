@@ -64,7 +64,8 @@ extension Rules {
                     #"{ "op": "release", "object": "block\#(index)" }"#,
                 ]
             }
-            steps.append(#"{ "op": "post", "registry": "center", "channel": "MsgsNoticed", "site": "Events.swift:80" }"#)
+            steps.append(
+                #"{ "op": "post", "registry": "center", "channel": "MsgsNoticed", "site": "Events.swift:80" }"#)
             return InlineScenario("[" + steps.joined(separator: ",\n") + "]")
         }
 

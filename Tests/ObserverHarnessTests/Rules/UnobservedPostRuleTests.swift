@@ -53,7 +53,9 @@ extension Rules {
                 #"{ "op": "post", "registry": "center", "channel": "Ping", "site": "A.swift:1" }"#,
                 #"{ "op": "post", "registry": "center", "channel": "Ping", "site": "B.swift:2" }"#,
             ]
-            steps += Array(repeating: #"{ "op": "post", "registry": "center", "channel": "Ping", "site": "C.swift:3" }"#, count: 20)
+            steps += Array(
+                repeating: #"{ "op": "post", "registry": "center", "channel": "Ping", "site": "C.swift:3" }"#, count: 20
+            )
             let report = try InlineScenario("[" + steps.joined(separator: ",\n") + "]").report()
             let findings = report.findings.filter { $0.rule == Self.rule }
             #expect(findings.map { $0.site?.description } == ["A.swift:1", "B.swift:2", "C.swift:3"])
