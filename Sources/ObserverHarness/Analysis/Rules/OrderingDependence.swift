@@ -71,7 +71,10 @@ struct OrderingDependenceRule: Rule {
                 finding(
                     "The outcome of the concurrent branches of step \(step) depends on their interleaving: "
                         + "\(first) gives one result, \(other) another: \(what)\(more).",
-                    step: divergence.step, site: divergence.site, events: divergence.events))
+                    step: divergence.step, site: divergence.site, events: divergence.events,
+                    fix: "Make the concurrent work independent (no state one branch writes and another reads), "
+                        + "or give it one order: run it on one serial queue or actor, or await one before "
+                        + "starting the other."))
         case .combined(let registry, let channel, let first, let other, let objects):
             findings.append(
                 finding(
