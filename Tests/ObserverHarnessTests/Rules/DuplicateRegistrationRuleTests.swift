@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ObserverHarness
@@ -161,6 +162,28 @@ extension Rules {
                     tapAdds[0].offset, tapAdds[1].offset, tapAdds[2].offset, tapAdds[3].offset,
                     tapAdds[4].offset, tapAdds[5].offset, tapAdds[6].offset, tapAdds[7].offset,
                 ])
+        }
+
+        /// A hand-written trace that adds one registration id again and again
+        /// holds one registration (a later add replaces the record): no
+        /// duplicate, whether the observer's adds are few (walked as a chain)
+        /// or many (kept by key). It once paired the record with itself past 66.
+        @Test(arguments: [10, 100, 1_000])
+        func oneIdAddedAgainIsNoDuplicateHoweverOften(adds: Int) throws {
+            var lines = [
+                #"{"format":"observer-harness-trace","version":1,"name":"readd"}"#,
+                #"{"string":1,"text":"Name"}"#, #"{"site":1,"file":"App/S.swift","line":1,"column":1}"#,
+                #"{"object":1,"type":"Screen"}"#,
+                #"{"registry":1,"name":"center","kind":"notification-center"}"#,
+                #"{"seq":0,"kind":"track","t":1,"thread":1,"site":1,"object":1}"#,
+            ]
+            for sequence in 1...adds {
+                lines.append(
+                    #"{"seq":\#(sequence),"kind":"add","t":\#(sequence + 1),"thread":1,"site":1,"registry":1,"#
+                        + #""channel":1,"object":1,"registration":7}"#)
+            }
+            let trace = try Recording.readTrace(Data((lines.joined(separator: "\n") + "\n").utf8))
+            trace.analyze().expectNone(of: Self.rule)
         }
 
         @Test func identicalRepeatsAreOneFindingWithACount() throws {
