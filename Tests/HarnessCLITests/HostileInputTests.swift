@@ -132,6 +132,17 @@ import Testing
         #expect(result.stdout.isEmpty, "\(name)")
     }
 
+    /// A line break in what an error quotes (a field's name) stays escaped:
+    /// the diagnostic is one line, and no forged `PATH:1:1: error:` follows it.
+    @Test func aLineBreakInAQuotedNameCannotForgeASecondDiagnostic() throws {
+        let line = #"{"seq":0,"kind":"post","x\nfake.jsonl:1:1: error: spoofed":1}"#
+        let path = try Self.file("forged.trace.jsonl", Array((Self.traceHeader + "\n" + line + "\n").utf8))
+        let result = try harnessCLI(["analyze", path])
+        Self.expectInputError(result, path: path, mentioning: "unknown field")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(#"x\u{A}fake.jsonl:1:1"#))
+    }
+
     static let hostileReports: [(name: String, bytes: [UInt8], message: String)] = [
         ("truncated", Array(#"{"format": "observer-harness-report", "version": 1, "#.utf8), "unexpected end of input"),
         (

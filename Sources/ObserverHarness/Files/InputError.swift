@@ -14,6 +14,10 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// The compiler-style line editors and CI annotate.
-    public var description: String { "\(path):\(line):\(column): error: \(message)" }
+    /// The compiler-style line editors and CI annotate: one line, whatever
+    /// the input quoted in it holds (a line break in a field's name would
+    /// start a line a CI problem matcher reads as an error of its own).
+    public var description: String {
+        Report.oneLine("\(path):\(line):\(column): error: \(message)")
+    }
 }
