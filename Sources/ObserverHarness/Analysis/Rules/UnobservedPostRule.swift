@@ -37,12 +37,19 @@ struct UnobservedPostRule: Rule {
     private struct Channel: Hashable { let registry: UInt32, channel: UInt32 }
     /// A channel's unreceived posts from one line: a finding each.
     private struct Group: Hashable { let channelKey: Int, site: UInt32 }
+    /// What a finding needs of a group: its first post, the first few
+    /// sequences, and how many (not every post: a trace may be millions of them).
+    private struct Unreceived {
+        let first: TraceIndex.PostRecord
+        var sequences: [Int]
+        var count = 1
+    }
 
     let firesOnlyWithFact: TraceFacts? = .unreceivedCenterPost
 
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
         // Keyed by channel number: a hash per post was most of this rule's time.
-        var unreceived = [Group: [TraceIndex.PostRecord]]()
+        var unreceived = [Group: Unreceived]()
         var totals = [Int](repeating: 0, count: trace.channelCount)
         var order: [Group] = []
         let registries = trace.recording.registries  // read once (see `ChannelNameTypoRule`)
@@ -50,14 +57,21 @@ struct UnobservedPostRule: Rule {
             totals[post.channelKey] += 1
             guard post.deliveries.isEmpty else { continue }
             let group = Group(channelKey: post.channelKey, site: post.site)
-            if unreceived[group] == nil { order.append(group) }
-            unreceived[group, default: []].append(post)
+            if unreceived[group] == nil {
+                order.append(group)
+                unreceived[group] = Unreceived(first: post, sequences: [post.sequence])
+            } else {
+                unreceived[group]!.count += 1
+                if unreceived[group]!.sequences.count < FindingAggregator.eventLimit {
+                    unreceived[group]!.sequences.append(post.sequence)
+                }
+            }
         }
         // Typo pairs are worth computing only when some post reached nobody.
         guard !order.isEmpty else { return }
         let typos = Set(ChannelNameTypoRule.typoPairs(trace).map { Channel(registry: $0.registry, channel: $0.posted) })
         for group in order {
-            guard let posts = unreceived[group], let first = posts.first,
+            guard let posts = unreceived[group], case let first = posts.first,
                 case let key = Channel(registry: first.registry, channel: first.channel), !typos.contains(key)
             else { continue }
             let total = totals[group.channelKey]
@@ -68,8 +82,7 @@ struct UnobservedPostRule: Rule {
                         + "\(total == 1 ? "but no registration received it" : "reached no registration").",
                     registry: trace.registryName(key.registry), channel: trace.string(key.channel),
                     step: trace.step(of: first.sequence), site: trace.site(first.site),
-                    location: trace.location(first.site),
-                    events: posts.prefix(FindingAggregator.eventLimit).map(\.sequence)))
+                    location: trace.location(first.site), events: posts.sequences))
         }
     }
 }
