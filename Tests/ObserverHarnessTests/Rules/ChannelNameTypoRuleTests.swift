@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ObserverHarness
@@ -87,6 +88,27 @@ extension Rules {
                 """
             ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+
+        /// The search for typos is bounded; when the bound cuts it, an
+        /// `exploration-limit` note says so instead of losing pairs in silence.
+        @Test func aTypoSearchCutByItsBudgetSaysSo() {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            for index in 0..<20 {
+                _ = center.addObserver(forName: Notification.Name("Cart.item\(index)Added"), object: nil, queue: nil) {
+                    _ in
+                }
+                center.post(name: Notification.Name("Cart.item\(index)Addde"), object: nil)
+            }
+            let index = TraceIndex(harness.recording())
+            var whole: [Finding] = []
+            ChannelNameTypoRule().check(index, into: &whole)
+            #expect(!whole.contains { $0.rule == "exploration-limit" })
+            var cut: [Finding] = []
+            ChannelNameTypoRule(searchBudget: 500).check(index, into: &cut)
+            #expect(cut.filter { $0.rule == "exploration-limit" }.count == 1)
+            #expect(cut.filter { $0.rule == Self.rule }.count < whole.filter { $0.rule == Self.rule }.count)
         }
 
         @Test func channelNameTypoIgnoresNamesThatDifferOnlyInDigits() throws {

@@ -51,8 +51,21 @@ struct ChannelNameTypoRule: Rule {
         let observedMeetsElsewhere: Bool
     }
 
+    /// The budget this rule's search spends (tests give a small one).
+    var searchBudget = comparisonBudget
+
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
-        for pair in Self.typoPairs(trace) {
+        let search = Self.typoSearch(trace, budget: searchBudget)
+        if let cut = search.cutIn {
+            // Never a result lost in silence: the pairs past the budget were not compared.
+            findings.append(
+                ExplorationLimitRule().finding(
+                    "The search for mistyped names in \(trace.registryName(cut)) stopped after "
+                        + "\(searchBudget.grouped) character comparisons: names posted or observed without "
+                        + "a partner were not all compared, so a channel-name-typo among them may be missed.",
+                    registry: trace.registryName(cut), events: []))
+        }
+        for pair in search.pairs {
             let chars = pair.distance == 1 ? "one character" : "\(pair.distance) characters"
             let registry = trace.registryName(pair.registry)
             let posted = "\(trace.quoted(pair.posted)) is posted (at \(siteText(trace, pair.post.site)))"
@@ -87,8 +100,12 @@ struct ChannelNameTypoRule: Rule {
 
     /// Every (posted, observed) pair of near-identical names where at least
     /// one side never meets a partner.
-    static func typoPairs(_ trace: TraceIndex) -> [Pair] {
-        guard someNameLacksAPartner(trace) else { return [] }
+    static func typoPairs(_ trace: TraceIndex) -> [Pair] { typoSearch(trace).pairs }
+
+    /// ``typoPairs(_:)``, and the registry where the comparison budget ran
+    /// out, if it did (the pairs after it were not compared).
+    static func typoSearch(_ trace: TraceIndex, budget: Int = comparisonBudget) -> (pairs: [Pair], cutIn: UInt32?) {
+        guard someNameLacksAPartner(trace) else { return ([], nil) }
         var firstPost = [UInt32: [UInt32: TraceIndex.PostRecord]]()
         var firstAdd = [UInt32: [UInt32: TraceIndex.RegistrationRecord]]()
         // The nested tables are touched only the first time a (registry,
@@ -111,7 +128,7 @@ struct ChannelNameTypoRule: Rule {
             firstAdd[registration.registry, default: [:]][registration.channel] = registration
         }
         var pairs: [Pair] = []
-        var budget = comparisonBudget
+        var budget = budget
         for registry in firstPost.keys.sorted() {
             guard let posted = firstPost[registry], let observed = firstAdd[registry] else { continue }
             // Only a name without a partner is compared: when every name meets
@@ -128,7 +145,7 @@ struct ChannelNameTypoRule: Rule {
                 for (observedName, add, other) in observedNames {
                     let observedMeets = posted[observedName] != nil
                     guard !(postedMeets && observedMeets) else { continue }
-                    guard budget > 0 else { return pairs }
+                    guard budget > 0 else { return (pairs, registry) }
                     guard let distance = typoDistance(name, other, budget: &budget) else { continue }
                     pairs.append(
                         Pair(
@@ -138,7 +155,7 @@ struct ChannelNameTypoRule: Rule {
                 }
             }
         }
-        return pairs
+        return (pairs, nil)
     }
 
     /// Whether a name is posted but never observed in its registry, or

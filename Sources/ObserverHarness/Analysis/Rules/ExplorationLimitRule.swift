@@ -14,7 +14,9 @@ struct ExplorationLimitRule: Rule {
             of a post or a concurrent step with more than 720. Past a bound the harness stops and says so: the \
             findings cover what ran, not what was cut. Live, the order check (`checkOrderIndependence`, \
             `assertOrderIndependent`) runs its body at most 1,000 times: what that left untried is the check's \
-            `unexplored`, naming the post; `assertOrderIndependent` passes on the orders it tried.
+            `unexplored`, naming the post; `assertOrderIndependent` passes on the orders it tried. The search \
+            for mistyped channel names (`channel-name-typo`) spends at most 50,000,000 character comparisons \
+            per trace; past them it stops and this note says so.
             """,
         fix: "Split the scenario into smaller ones that each exercise one wiring, or give fewer receivers and "
             + "posts; a chain of handlers nested hundreds deep is usually a loop that should end.",
@@ -40,6 +42,7 @@ struct ExplorationLimitRule: Rule {
                 """)
         ])
 
-    /// The replay and the explorer make these findings; a trace alone has no bound to report.
+    /// The replay, the explorer and the typo search (`channel-name-typo`)
+    /// make these findings; a trace alone has no bound to report.
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {}
 }
