@@ -86,8 +86,10 @@ struct JSONInput {
     /// A whole number from 0 to 2^64 - 1 (a recorded time). The parser keeps
     /// integers past `Int.max` as doubles, which round, so those are read
     /// again, exactly, from their digits.
-    func unsigned(_ node: JSONNode, _ what: String) throws(InputError) -> UInt64 {
-        let invalid = error("\(what) must be a whole number from 0 to \(UInt64.max)", at: node.offset)
+    /// `range`: the largest value the field takes, for the message (the
+    /// caller checks it; a time takes any).
+    func unsigned(_ node: JSONNode, _ what: String, upTo range: UInt64 = .max) throws(InputError) -> UInt64 {
+        let invalid = error("\(what) must be a whole number from 0 to \(range)", at: node.offset)
         switch node.kind {
         case .int(let value):
             guard value >= 0 else { throw invalid }

@@ -86,6 +86,16 @@ enum TraceFormat {
     enum EventKey: Int, CaseIterable {
         case seq, kind, time, thread, site, registry, channel, object, subject, registration, cause, flags
 
+        /// The largest value the field takes (a message names it).
+        var largestValue: UInt64 {
+            switch self {
+            case .time: UInt64.max
+            case .thread: UInt64(UInt16.max)
+            case .flags: UInt64(UInt8.max)
+            default: UInt64(UInt32.max)
+            }
+        }
+
         var name: String {
             switch self {
             case .seq: "seq"

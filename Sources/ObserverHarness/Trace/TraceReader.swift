@@ -314,7 +314,7 @@ struct TraceReader {
                 raw.kind = kind
                 raw.present |= 1 << key.rawValue
             } else {
-                raw.set(key, try fields.input.unsigned(member.value, "\"\(key.name)\""))
+                raw.set(key, try fields.input.unsigned(member.value, "\"\(key.name)\"", upTo: key.largestValue))
             }
         }
         if let problem = problem(with: raw) {

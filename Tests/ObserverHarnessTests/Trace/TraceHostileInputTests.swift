@@ -79,12 +79,12 @@ import Testing
 
     @Test(arguments: [
         ("1e400", "number out of range"),
-        ("18446744073709551616", #""seq" must be a whole number from 0 to 18446744073709551615"#),
-        ("-0", #""seq" must be a whole number from 0 to 18446744073709551615"#),
-        ("-1", #""seq" must be a whole number from 0 to 18446744073709551615"#),
-        ("0.5", #""seq" must be a whole number from 0 to 18446744073709551615"#),
-        ("1e2", #""seq" must be a whole number from 0 to 18446744073709551615"#),
-        (#""0""#, #""seq" must be a whole number from 0 to 18446744073709551615"#),
+        ("18446744073709551616", #""seq" must be a whole number from 0 to 4294967295"#),
+        ("-0", #""seq" must be a whole number from 0 to 4294967295"#),
+        ("-1", #""seq" must be a whole number from 0 to 4294967295"#),
+        ("0.5", #""seq" must be a whole number from 0 to 4294967295"#),
+        ("1e2", #""seq" must be a whole number from 0 to 4294967295"#),
+        (#""0""#, #""seq" must be a whole number from 0 to 4294967295"#),
     ])
     func aSequenceNumberOutOfRangeIsReportedAtTheNumber(value: String, message: String) {
         let line = #"{"seq":\#(value),"kind":"post"}"#
