@@ -368,19 +368,25 @@ import Testing
         @Test func aSharedObserverMadeOutsideEveryScopeHearsEveryRunningTest() async {
             await #expect(processExitsWith: .success) {
                 let (first, second) = (Harness(), Harness())
-                let secondOpen = AsyncStream<Void>.makeStream()
+                let firstOpen = AsyncStream<Void>.makeStream()
+                let secondMade = AsyncStream<Void>.makeStream()
                 let firstDone = AsyncStream<Void>.makeStream()
+                // Both made once both scopes are open: before the first opens, a
+                // harness used by hand would count as the one running test.
                 async let made: [ScanResultsScreen] = withObserverHarness(second) {
+                    var open = firstOpen.stream.makeAsyncIterator()
+                    _ = await open.next()
                     let inScope = ScanResultsScreen()
                     let outside = await Task.detached { ScanResultsScreen() }.value
-                    secondOpen.continuation.yield()
+                    secondMade.continuation.yield()
                     var done = firstDone.stream.makeAsyncIterator()
                     _ = await done.next()
                     return [inScope, outside]
                 }
                 await withObserverHarness(first) {
-                    var open = secondOpen.stream.makeAsyncIterator()
-                    _ = await open.next()
+                    firstOpen.continuation.yield()
+                    var made = secondMade.stream.makeAsyncIterator()
+                    _ = await made.next()
                     Observers.center.post(name: .scanFinished, object: nil)
                 }
                 firstDone.continuation.yield()

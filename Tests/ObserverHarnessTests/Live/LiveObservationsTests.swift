@@ -59,9 +59,13 @@
             @Test func withoutAHarnessItIsTheFrameworksOwn() async {
                 let cart = ObservableCart()
                 let screen = Screen(cart: cart, strongSelf: false)
-                await Self.untilShown(0, on: screen)
-                await Self.untilShown(2, on: screen) { cart.count = 2 }
-                #expect(screen.shown == 2)
+                // The framework alone, no harness: under load its loop can miss the
+                // change for good (swiftlang/swift#86719), as `untilShown` says.
+                await withKnownIssue("swiftlang/swift#86719", isIntermittent: true) {
+                    await Self.untilShown(0, on: screen)
+                    await Self.untilShown(2, on: screen) { cart.count = 2 }
+                    #expect(screen.shown == 2)
+                }
                 screen.task?.cancel()
             }
 
