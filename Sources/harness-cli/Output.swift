@@ -50,16 +50,7 @@ enum TerminalText {
     /// the bidirectional overrides become `\u{1B}`: a scenario cannot retitle
     /// the terminal, clear it or reorder what it shows.
     static func escapingControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if needsEscape(scalar) {
-                result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
-            } else {
-                result.append(scalar)
-            }
-        }
-        return String(result)
+        EscapedText.escaping(text, where: needsEscape)
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {

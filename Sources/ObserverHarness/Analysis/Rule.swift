@@ -120,11 +120,17 @@ extension Rule {
     ) -> Finding {
         Finding(
             rule: descriptor.id, severity: descriptor.severity,
-            message: cuttingToMessageLimit(cuttingLongWords(cuttingQuotedValues(message))),
+            message: cuttingNames(message),
             registry: registry, channel: channel, objects: objects, step: step,
             site: location.map(CallSite.init) ?? site, events: events,
-            fix: fix.map { cuttingToMessageLimit(cuttingLongWords(cuttingQuotedValues($0))) } ?? descriptor.fix)
+            fix: fix.map(cuttingNames) ?? descriptor.fix)
     }
+}
+
+/// A message or fix with the app's names in it cut to the report's limits:
+/// quoted values, long unquoted names, then the whole text.
+func cuttingNames(_ text: String) -> String {
+    cuttingToMessageLimit(cuttingLongWords(cuttingQuotedValues(text)))
 }
 
 /// `text` with every quoted value (`"…"`: a name, a key) cut to

@@ -18,6 +18,6 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// the input quoted in it holds (a line break in a field's name would
     /// start a line a CI problem matcher reads as an error of its own).
     public var description: String {
-        Report.oneLine("\(path):\(line):\(column): error: \(message)")
+        EscapedText.oneLine("\(path):\(line):\(column): error: \(message)")
     }
 }

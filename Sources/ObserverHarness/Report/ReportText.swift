@@ -34,30 +34,7 @@ extension Report {
             lines.append("")
             lines.append("\(hiddenByBaseline) known finding\(hiddenByBaseline == 1 ? "" : "s") hidden by the baseline")
         }
-        return lines.map(Self.oneLine).joined(separator: "\n") + "\n"
-    }
-
-    /// `line` with the line breaks a name from the app may hold written as
-    /// `\u{A}`, as a terminal's escaping writes other controls: one finding,
-    /// one line.
-    static func oneLine(_ line: String) -> String {
-        guard line.unicodeScalars.contains(where: isLineBreak) else { return line }
-        var result = String.UnicodeScalarView()
-        for scalar in line.unicodeScalars {
-            if isLineBreak(scalar) {
-                result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
-            } else {
-                result.append(scalar)
-            }
-        }
-        return String(result)
-    }
-
-    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
-        default: false
-        }
+        return lines.map(EscapedText.oneLine).joined(separator: "\n") + "\n"
     }
 }
 

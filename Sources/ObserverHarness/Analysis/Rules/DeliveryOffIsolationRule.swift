@@ -165,7 +165,8 @@ struct DeliveryOffIsolationRule: Rule {
                     site: trace.site(armEvent.site), location: trace.location(armEvent.site),
                     events: [arm, Int(event.cause), sequence],
                     fix: "Hop in onChange before touching isolated state ("
-                        + (isolation == "an actor" ? "`Task { await self?.method(…) }`" : "`Task { @MainActor in … }`")
+                        + (armEvent.flags.contains(.mainActorIsolated)
+                            ? "`Task { @MainActor in … }`" : "`Task { await self?.method(…) }`")
                         + "), or make the changes on the registering actor."))
         }
     }

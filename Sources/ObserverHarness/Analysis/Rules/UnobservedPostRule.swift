@@ -43,6 +43,16 @@ struct UnobservedPostRule: Rule {
         let first: TraceIndex.PostRecord
         var sequences: [Int]
         var count = 1
+
+        init(_ post: TraceIndex.PostRecord) {
+            first = post
+            sequences = [post.sequence]
+        }
+
+        mutating func add(_ post: TraceIndex.PostRecord) {
+            count += 1
+            if sequences.count < FindingAggregator.eventLimit { sequences.append(post.sequence) }
+        }
     }
 
     let firesOnlyWithFact: TraceFacts? = .unreceivedCenterPost
@@ -57,14 +67,9 @@ struct UnobservedPostRule: Rule {
             totals[post.channelKey] += 1
             guard post.deliveries.isEmpty else { continue }
             let group = Group(channelKey: post.channelKey, site: post.site)
-            if unreceived[group] == nil {
+            if unreceived[group]?.add(post) == nil {
                 order.append(group)
-                unreceived[group] = Unreceived(first: post, sequences: [post.sequence])
-            } else {
-                unreceived[group]!.count += 1
-                if unreceived[group]!.sequences.count < FindingAggregator.eventLimit {
-                    unreceived[group]!.sequences.append(post.sequence)
-                }
+                unreceived[group] = Unreceived(post)
             }
         }
         // Typo pairs are worth computing only when some post reached nobody.
