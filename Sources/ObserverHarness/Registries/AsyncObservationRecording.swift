@@ -16,16 +16,17 @@ final class AsyncObservationRecording: AsyncObservationEvents, @unchecked Sendab
     }
 
     /// Names the loop after the line that opened it, and records `asyncOpen`.
+    /// `owner` is what the loop's sequence named, tracked when the sequence
+    /// was made: it may be gone by now, a loop that opens after its owner.
     func open(
-        loop: AnyObject, registrationID: UInt32, channel: String, owner: AnyObject?, typedMessage: Bool,
-        location: CodeLocation
+        loop: AnyObject, registrationID: UInt32, channel: String, owner: WeakReference, ownerID: UInt32,
+        typedMessage: Bool, location: CodeLocation
     ) {
         let file = "\(location.fileID)".split(separator: "/").last.map(String.init) ?? "\(location.fileID)"
         loopID = recorder.objectID(for: loop, label: "loop (\(file):\(location.line))", site: location)
         self.registrationID = registrationID
-        let ownerID = owner.map { recorder.objectID(for: $0) } ?? 0
         let foundOwner = recorder.asyncActivity.loopOpened(
-            loopID, owner: owner, ownerID: ownerID, task: currentTaskIdentity())
+            loopID, owner: owner.object, ownerID: ownerID, task: currentTaskIdentity())
         recorder.record(
             Event(
                 kind: .asyncOpen, flags: typedMessage ? .typedMessage : [],

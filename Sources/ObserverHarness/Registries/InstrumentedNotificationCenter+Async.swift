@@ -14,7 +14,10 @@ extension InstrumentedNotificationCenter {
         location: CodeLocation
     ) -> AsyncObserverSequence<PostedNotification> {
         nonisolated(unsafe) let object = object
-        nonisolated(unsafe) let owner = owner
+        // Held weakly: `owner:` names the loop's owner and must not keep it
+        // alive. Tracked now, so a loop that opens after its owner went is seen.
+        let ownerID = owner.map { store.recorder.objectID(for: $0) } ?? 0
+        nonisolated(unsafe) let owner = WeakReference(owner)
         return AsyncObserverSequence { [self] in
             let recorder = store.recorder
             let recording = AsyncObservationRecording(recorder: recorder, registryID: store.registryID)
@@ -32,7 +35,7 @@ extension InstrumentedNotificationCenter {
                 handler: handler)
             guard case .added(let registration) = result else { return iterator }
             recording.open(
-                loop: iterator, registrationID: registration.id, channel: name.rawValue, owner: owner,
+                loop: iterator, registrationID: registration.id, channel: name.rawValue, owner: owner, ownerID: ownerID,
                 typedMessage: false, location: location)
             let store = self.store
             iterator.setUnregister {

@@ -18,7 +18,8 @@ final class InstrumentedObservations: Sendable {
         // The record itself stands for the loop: the iterator holds it, so it goes when the loop does.
         recording.open(
             loop: recording, registrationID: registration, channel: "values read at \(location.callSite)",
-            owner: owner, typedMessage: false, location: location)
+            owner: WeakReference(owner), ownerID: owner.map { recorder.objectID(for: $0) } ?? 0,
+            typedMessage: false, location: location)
         return recording
     }
 }

@@ -189,7 +189,10 @@ final class MessageRegistry: @unchecked Sendable {
         _ type: Message.Type, subject: AnyObject?, bufferSize limit: Int, owner: AnyObject?, location: CodeLocation
     ) -> AsyncObserverSequence<Message> {
         nonisolated(unsafe) let subject = subject
-        nonisolated(unsafe) let owner = owner
+        // Held weakly: `owner:` names the loop's owner and must not keep it
+        // alive. Tracked now, so a loop that opens after its owner went is seen.
+        let ownerID = owner.map { store.recorder.objectID(for: $0) } ?? 0
+        nonisolated(unsafe) let owner = WeakReference(owner)
         return AsyncObserverSequence { [self] in
             let recording = AsyncObservationRecording(recorder: recorder, registryID: store.registryID)
             let iterator = AsyncObserverIterator<Message>(limit: limit, events: recording)
@@ -204,7 +207,7 @@ final class MessageRegistry: @unchecked Sendable {
                 extraFlags: .typedMessage)
             guard case .added(let registration) = result else { return iterator }
             recording.open(
-                loop: iterator, registrationID: registration.id, channel: Self.channel(type), owner: owner,
+                loop: iterator, registrationID: registration.id, channel: Self.channel(type), owner: owner, ownerID: ownerID,
                 typedMessage: true, location: location)
             let store = self.store
             iterator.setUnregister {

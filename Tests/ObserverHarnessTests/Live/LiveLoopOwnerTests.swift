@@ -180,5 +180,41 @@ extension Live {
             service.task?.cancel()
             await service.task?.value
         }
+
+        /// `owner:` only names the loop's owner: a sequence made with it and
+        /// not iterated yet (kept in a property, or a loop whose task has not
+        /// run) must not keep the owner alive, as it would not in production.
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+        @Test func aSequenceMadeWithAnOwnerDoesNotKeepItAlive() {
+            final class Owner {}
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let cart = LiveCart()
+            var owner: Owner? = Owner()
+            weak let weakOwner = owner
+            let notifications = center.postedNotifications(named: .liveAppearanceChanged, owner: owner)
+            let messages = center.messages(of: cart, for: LiveCartSynced.self, owner: owner)
+            owner = nil
+            #expect(weakOwner == nil)
+            withExtendedLifetime((notifications, messages)) {}
+        }
+
+        /// The bug beside it: a sequence made while its owner lived, iterated
+        /// only after the owner was released, is a loop that outlives it.
+        @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+        @Test func aLoopThatOpensAfterItsOwnerWentIsReported() async {
+            final class Owner {}
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let cart = LiveCart()
+            var owner: Owner? = Owner()
+            let messages = center.messages(of: cart, for: LiveCartSynced.self, owner: owner)
+            owner = nil
+            let task = Task { for await _ in messages {} }
+            #expect(!(await harness.settle(loopsOpened: 1, maxTurns: 200)))
+            #expect(harness.analyze().live("async-observer-outlives-owner").count == 1)
+            task.cancel()
+            await task.value
+        }
     }
 }
