@@ -84,8 +84,16 @@
             }
 
             public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-                let value = await base.next(isolation: actor)
-                loop?.took(value != nil)
+                guard let loop else { return await base.next(isolation: actor) }
+                // Cancelling the task ends the sequence: recorded then, on the
+                // cancelling thread (an owner's deinit), not when the task next
+                // runs, so a check right after the release sees the loop ended.
+                let value = await withTaskCancellationHandler {
+                    await base.next(isolation: actor)
+                } onCancel: {
+                    loop.cancelled()
+                }
+                loop.took(value != nil)
                 return value
             }
 
@@ -133,10 +141,16 @@
         /// the sequence finished.
         func took(_ gotValue: Bool) {
             if gotValue {
-                events.consumed(tag: 0)
+                // A value the framework hands on after the cancel is not recorded past the end.
+                if !isEnded.isSet { events.consumed(tag: 0) }
             } else {
                 end(Task.isCancelled ? .cancelled : .finished)
             }
+        }
+
+        /// The iterating task was cancelled: the sequence ends.
+        func cancelled() {
+            end(.cancelled)
         }
 
         private func end(_ how: AsyncObservationEnd) {
@@ -151,13 +165,15 @@
     /// A flag set at most once, from any thread.
     private final class LockedFlag: @unchecked Sendable {
         private let lock = NSLock()
-        private var isSet = false  // guarded by `lock`
+        private var storedIsSet = false  // guarded by `lock`
+
+        var isSet: Bool { lock.locked { storedIsSet } }
 
         /// Sets the flag; true only for the call that set it.
         func setOnce() -> Bool {
             lock.locked {
-                defer { isSet = true }
-                return !isSet
+                defer { storedIsSet = true }
+                return !storedIsSet
             }
         }
     }

@@ -55,6 +55,22 @@
                 #expect(ends == ["cancelled"])
             }
 
+            /// The check right after the release, the loop's task not run
+            /// since (a test's end under the trait): the cancel ended the
+            /// loop, whenever its task next runs.
+            @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+            @Test func aLoopCancelledInDeinitIsCleanWhenCheckedAtOnce() async throws {
+                let harness = Harness()
+                let cart = ObservableCart()
+                var screen: Screen? = withObserverHarness(harness) { Screen(cart: cart, strongSelf: false) }
+                #expect(await harness.settle(loopsOpened: 1))
+                await Self.untilShown(0, on: screen!)
+                let task = try #require(screen?.task)
+                screen = nil
+                #expect(harness.analyze().live("async-observer-outlives-owner").isEmpty)
+                await task.value
+            }
+
             @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
             @Test func withoutAHarnessItIsTheFrameworksOwn() async {
                 let cart = ObservableCart()
