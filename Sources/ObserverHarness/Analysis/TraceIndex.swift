@@ -556,36 +556,49 @@ struct TraceIndex {
 
         func makeIterator() -> Iterator { Iterator(mutations: self) }
 
+        /// The merge, written for a debug build: the lists are the
+        /// iterator's own (no copy of them per step), and no generic `min`
+        /// (its three-argument form allocates an array per call there).
         struct Iterator: IteratorProtocol {
-            let mutations: Mutations
-            var listed = 0, state = 0, ignored = 0, removed = 0
+            private let list: SequenceList?
+            private let states: [RegistrationState]
+            private let ignoredAdds: [Int]
+            private let removals: SequenceList
+            private let events: EventLog?
+            private let holdsDelegateSets: Bool
+            private var listed = 0, state = 0, ignored = 0, removed = 0
+
+            init(mutations: Mutations) {
+                (list, states, ignoredAdds, removals, events) = (
+                    mutations.list, mutations.states, mutations.ignoredAdds, mutations.removals, mutations.events
+                )
+                holdsDelegateSets = mutations.holdsDelegateSets
+            }
 
             mutating func next() -> Int? {
-                if let list = mutations.list {
+                if let list {
                     guard listed < list.endIndex else { return nil }
                     listed += 1
                     return list[listed - 1]
                 }
                 // The next record made by an add (delegate sets have records too).
-                let states = mutations.states
-                while mutations.holdsDelegateSets, state < states.count,
-                    mutations.events?[Int(states[state].addSequence)].kind != .add
-                {
-                    state += 1
+                if holdsDelegateSets, let events {
+                    while state < states.count, events[Int(states[state].addSequence)].kind != .add { state += 1 }
                 }
                 let add = state < states.count ? Int(states[state].addSequence) : Int.max
-                let ignoredAdd = ignored < mutations.ignoredAdds.count ? mutations.ignoredAdds[ignored] : Int.max
-                let removal = removed < mutations.removals.endIndex ? mutations.removals[removed] : Int.max
-                let first = Swift.min(add, ignoredAdd, removal)
-                guard first != Int.max else { return nil }
-                if first == add {
+                let ignoredAdd = ignored < ignoredAdds.count ? ignoredAdds[ignored] : Int.max
+                let removal = removed < removals.endIndex ? removals[removed] : Int.max
+                if add == Int.max && ignoredAdd == Int.max && removal == Int.max { return nil }
+                if add <= ignoredAdd && add <= removal {
                     state += 1
-                } else if first == ignoredAdd {
-                    ignored += 1
-                } else {
-                    removed += 1
+                    return add
                 }
-                return first
+                if ignoredAdd <= removal {
+                    ignored += 1
+                    return ignoredAdd
+                }
+                removed += 1
+                return removal
             }
         }
     }
@@ -746,6 +759,12 @@ struct TraceIndex {
 
     /// `"name"` as messages quote a channel.
     func quoted(_ channel: UInt32) -> String { ValuePreview.quoted(string(channel)) }
+
+    /// `"Name"`, or `a notification` for an observer list's unnamed channel
+    /// (`notify` with no `channel:`), which quoted would read `""`.
+    func notificationText(_ channel: UInt32) -> String {
+        string(channel).isEmpty ? "a notification" : quoted(channel)
+    }
 
     /// A recorded value as messages show it: JSON text as it is (scenario
     /// values, and live values given as JSON), any other text quoted, so

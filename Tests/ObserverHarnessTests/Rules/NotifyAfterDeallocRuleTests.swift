@@ -27,6 +27,20 @@ extension Rules {
                         site: "View.swift:10"))
         }
 
+        /// A list's `notify` with no channel is told as "a notification", not `""`.
+        @Test func aListsUnnamedNotifyReadsAsANotification() throws {
+            final class Row {}
+            let harness = Harness()
+            let list = harness.observerList(of: Row.self, hold: .unowned)
+            var row: Row? = Row()
+            list.add(row!)
+            row = nil
+            list.notify { _ in }
+            let finding = try #require(harness.analyze().live(Self.rule).first)
+            #expect(finding.message.hasPrefix("A notification was delivered to Row#1 after it deallocated"))
+            #expect(!finding.message.contains("\"\""))
+        }
+
         @Test func notifyAfterDeallocFiresOnPropertySetAfterKVOObserverDeallocatedAndIsNotAlsoDangling() throws {
             let report = try InlineScenario(
                 """

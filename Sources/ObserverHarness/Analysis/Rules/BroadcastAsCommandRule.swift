@@ -107,7 +107,7 @@ struct BroadcastAsCommandRule: Rule {
                     : "append \(trace.quotedValue(action.value)) to \(trace.quoted(action.key))"
                 findings.append(
                     finding(
-                        "One post of \(trace.quoted(action.channel)) made \(receivers.count) receivers "
+                        "One post of \(trace.notificationText(action.channel)) made \(receivers.count) receivers "
                             + "(\(names.joined(separator: ", "))) each \(verb).",
                         registry: trace.registryName(action.registry), channel: trace.string(action.channel),
                         objects: names, step: trace.step(of: postSequence), site: trace.site(post.site),

@@ -191,7 +191,8 @@ struct DeliveryOffIsolationRule: Rule {
             case .delegateCall: "The delegate call \(trace.quoted(post.channel)) reached \(observer)"
             case .propertySet: "A set of \(trace.quoted(post.channel)) was delivered to \(observer)"
             default:
-                (registration.anyChannel ? "A notification" : trace.quoted(post.channel))
+                (registration.anyChannel || trace.string(post.channel).isEmpty
+                    ? "A notification" : trace.quoted(post.channel))
                     + " was delivered to \(observer)"
             }
         let made = registration.isDelegate ? "the delegate" : "its registration"

@@ -129,7 +129,7 @@ struct MutationDuringNotifyRule: Rule {
             let channel =
                 event.channel == 0 && event.registration != 0
                 ? trace.registration(event.registration)?.channel ?? 0 : event.channel
-            let channelText = channel == 0 ? "" : " for \(trace.quoted(channel))"
+            let channelText = channel == 0 || trace.string(channel).isEmpty ? "" : " for \(trace.quoted(channel))"
             findings.append(
                 finding(
                     "While \(info.name) was delivering \(notification(post.channel, trace)) (posted at \(siteText(trace, post.site))), "
@@ -157,11 +157,9 @@ struct MutationDuringNotifyRule: Rule {
         var post = 0
         for sequence in trace.mutations {
             if events[sequence].cause != Event.none { return true }
-            while post < posts.endIndex {
-                let record = posts[post]
-                guard record.sequence < sequence else { break }
-                let deliveries = record.deliveries
-                if deliveries.count > 0 { loopsEnd = Swift.max(loopsEnd, deliveries[deliveries.count - 1]) }
+            // By position, not by record: a record reads the post's event.
+            while post < posts.endIndex, posts.sequence(at: post) < sequence {
+                if let last = posts.lastDelivery(at: post), last > loopsEnd { loopsEnd = last }
                 post += 1
             }
             if sequence < loopsEnd { return true }
@@ -252,10 +250,7 @@ struct MutationDuringNotifyRule: Rule {
                 events: [post.sequence, sequence]))
     }
 
-    /// `"Name"`, or "a notification" for a subject's unnamed `notify`.
-    private func notification(_ channel: UInt32, _ trace: TraceIndex) -> String {
-        trace.string(channel).isEmpty ? "a notification" : trace.quoted(channel)
-    }
+    private func notification(_ channel: UInt32, _ trace: TraceIndex) -> String { trace.notificationText(channel) }
 
     /// The innermost delivery of `registry` that `sequence` ran inside.
     ///

@@ -90,7 +90,7 @@ struct ObservedObjectDeallocatedRule: Rule {
             let what =
                 info.kind == .property
                 ? "\(observer) still observed its \(trace.quoted(registration.channel))"
-                : "\(observer) still observed \(registration.anyChannel ? "its notifications" : trace.quoted(registration.channel)) from \(observesItself ? "itself" : "it")"
+                : "\(observer) still observed \(registration.anyChannel || trace.string(registration.channel).isEmpty ? "its notifications" : trace.quoted(registration.channel)) from \(observesItself ? "itself" : "it")"
             findings.append(
                 finding(
                     "\(trace.describe(registration.sender)) deallocated while \(what) in \(info.name) "

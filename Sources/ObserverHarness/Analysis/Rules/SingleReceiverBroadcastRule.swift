@@ -78,7 +78,7 @@ struct SingleReceiverBroadcastRule: Rule {
             let first = trace.events[channel.posts[0]]
             findings.append(
                 finding(
-                    "Every post of \(trace.quoted(first.channel)) (\(channel.posts.count) posts, the first at "
+                    "Every post of \(trace.notificationText(first.channel)) (\(channel.posts.count) posts, the first at "
                         + "\(siteText(trace, first.site))) reached exactly one receiver, \(trace.describe(receiver)): "
                         + "a notification used as a one-to-one call.",
                     registry: trace.registryName(first.registry), channel: trace.string(first.channel),

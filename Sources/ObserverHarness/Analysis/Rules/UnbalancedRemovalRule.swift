@@ -108,7 +108,7 @@ struct UnbalancedRemovalRule: Rule {
             let history = histories[key]!.answer(at: sequence)
             let observer = event.object
             let registryName = trace.registryName(event.registry)
-            let what = channel.map { " for \(trace.quoted($0))" } ?? ""
+            let what = channel.map { trace.string($0).isEmpty ? "" : " for \(trace.quoted($0))" } ?? ""
             let who = observer == 0 ? "an object that never registered" : trace.describe(observer)
             var reason = "it matched no registration"
             var fix: String?
