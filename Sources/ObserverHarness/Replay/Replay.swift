@@ -435,13 +435,16 @@ final class Replay {
         // A de-duplicating registry looks through its registrations for the same one.
         if declaration.dedupe { chargeLookThrough(store.activeCount) }
         chargeWatchedSenders()
+        // A typed observer's token, and a property observation's (KVO's
+        // NSKeyValueObservation), end the registration when they go.
+        let endsWithToken = observation.typed || (observation.token != nil && declaration.kind == .property)
         let result = store.add(
             observer: object, observerID: observer.id, hold: observation.hold ?? declaration.hold,
             channel: observation.channel, senderID: senderID,
-            tokenForm: observation.typed || (observation.token != nil && declaration.kind == .notificationCenter),
+            tokenForm: endsWithToken || (observation.token != nil && declaration.kind == .notificationCenter),
             dedupe: declaration.dedupe, site: .interned(site),
             isolation: ThreadContext.current.modelledPlace?.isolation ?? .nonisolated, handler: response,
-            extraFlags: observation.typed ? .typedMessage : [])
+            extraFlags: endsWithToken ? .endsWithToken : [])
         guard let token = observation.token else {
             // `_ = center.addObserver(of:for:using:)`: the token goes at once, and the observer with it.
             if observation.typed, case .added(let added) = result {
@@ -454,7 +457,7 @@ final class Replay {
             // Rebinding a token name drops the previous token.
             tokens[token] = ScenarioToken(
                 registrationID: added.id, observerID: observer.id, store: store,
-                ending: observation.typed)
+                ending: endsWithToken)
         case .ignoredDuplicate(let existing):
             // A de-duplicating registry hands back the existing registration's
             // handle: share it, so dropping one name while another still

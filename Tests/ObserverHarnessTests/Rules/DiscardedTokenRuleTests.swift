@@ -81,6 +81,45 @@ extension Rules {
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
 
+        /// A property observation's token (KVO's NSKeyValueObservation)
+        /// ends it: dropped at once, its handler never runs.
+        @Test func discardedTokenFiresForAPropertyObservationDroppedAtOnceWhichNeverRuns() throws {
+            let scenario = InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "model" },
+                  { "op": "create", "object": "view" },
+                  { "op": "observe", "registry": "kvo", "observer": "view", "object": "model", "property": "p",
+                    "token": "t", "handler": [ { "increment": "runs" } ], "site": "View.swift:10" },
+                  { "op": "drop-token", "token": "t" },
+                  { "op": "set", "registry": "kvo", "object": "model", "property": "p", "value": 1 }
+                ]
+                """)
+            let finding = try #require(try scenario.report().onlyFinding(of: Self.rule))
+            #expect(finding.site?.description == "View.swift:10")
+            #expect(finding.message.contains("was dropped at once"))
+            #expect(try scenario.finalState()["runs"] == nil)
+        }
+
+        /// The near miss: kept until after a change, then let go, as an owner's teardown does.
+        @Test func discardedTokenIgnoresAPropertyObservationKeptUntilAfterAChange() throws {
+            let scenario = InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "model" },
+                  { "op": "create", "object": "view" },
+                  { "op": "observe", "registry": "kvo", "observer": "view", "object": "model", "property": "p",
+                    "token": "t", "handler": [ { "increment": "runs" } ] },
+                  { "op": "set", "registry": "kvo", "object": "model", "property": "p", "value": 1 },
+                  { "op": "drop-token", "token": "t" },
+                  { "op": "set", "registry": "kvo", "object": "model", "property": "p", "value": 2 }
+                ]
+                """)
+            let report = try scenario.report()
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+            #expect(try scenario.finalState()["runs"] == "1")
+        }
+
         @Test func discardedTokenIgnoresATokenOfASubjectRegistrationWhichItsObserverCanStillRemove() throws {
             let report = try InlineScenario(
                 """
