@@ -174,8 +174,9 @@ struct Explorer {
     }
 
     private mutating func replay(_ schedule: Schedule) throws(InputError) -> Replay.Result {
+        let explored = replays > 0
         replays += 1
-        let result = try Replay(scenario, schedule: schedule, workLimit: replayWorkLimit).run()
+        let result = try Replay(scenario, schedule: schedule, workLimit: replayWorkLimit, explored: explored).run()
         // The replay's own work, and comparing its outcome with the baseline's.
         work += result.work + result.outcome.comparisonSize / Replay.bytesPerUnit
         let added = union.add(result.findings, order: replays == 1 ? nil : describe(schedule, result))

@@ -16,7 +16,15 @@ struct Outcome: Sendable {
         }
     }
 
+    /// A key an explored order used both as a list and as a non-list: the
+    /// replay stopped there, so only that is compared.
+    struct Clash: Equatable, Sendable {
+        let key: String
+        let message: String
+    }
+
     var state: [String: JSONValue]
+    var clash: Clash?
     /// Each read → the value read, as fingerprint and preview.
     var reads: [Read: ValueSummary]
     /// `rule objects…` of each lifetime finding.
@@ -55,6 +63,7 @@ struct Outcome: Sendable {
     /// or describing anything: the explorer asks once per replay, and a
     /// replay may have read half a million values.
     func matches(_ other: Outcome) -> Bool {
+        guard clash == nil, other.clash == nil else { return clash == other.clash }
         guard lifetime == other.lifetime, reads.count == other.reads.count else { return false }
         for (key, mine) in reads {
             guard let theirs = other.reads[key], theirs.fingerprint.hash == mine.fingerprint.hash else { return false }
@@ -79,6 +88,14 @@ struct Outcome: Sendable {
     /// the fingerprints agree; values read are compared by fingerprint alone
     /// (a replay keeps no copy of them).
     func differences(from other: Outcome) -> [(what: String, first: String, other: String)] {
+        if clash != nil || other.clash != nil {
+            guard clash != other.clash else { return [] }
+            let key = clash?.key ?? other.clash?.key ?? ""
+            func told(_ outcome: Outcome) -> String {
+                outcome.clash.map { "an error (\($0.message))" } ?? ValuePreview.of(outcome.state[key] ?? .null)
+            }
+            return [(ValuePreview.quoted(key), told(self), told(other))]
+        }
         var result: [(what: String, first: String, other: String)] = []
         for key in Set(state.keys).union(other.state.keys).sorted() {
             let mine = state[key] ?? .null, theirs = other.state[key] ?? .null

@@ -91,6 +91,9 @@ final class Replay {
         }
     }
     private var failure: InputError?
+    private let explored: Bool
+    /// The key an explored order used both as a list and as a non-list, and how.
+    private var clash: Outcome.Clash?
     private var running = true
     /// Every object the replay created, to break modelled cycles at the end.
     private var created: [WeakReference] = []
@@ -128,9 +131,13 @@ final class Replay {
         var selfMethods: [String: Handler] = [:]
     }
 
-    init(_ scenario: Scenario, schedule: Schedule, workLimit: Int = Replay.workBound) {
+    /// `explored`: a replay in an order the search chose, not the first: a
+    /// key used both as a list and as a non-list there is that order's
+    /// outcome (``Outcome/clash``), not an invalid scenario.
+    init(_ scenario: Scenario, schedule: Schedule, workLimit: Int = Replay.workBound, explored: Bool = false) {
         self.scenario = scenario
         self.workLimit = workLimit
+        self.explored = explored
         self.schedule = ScheduleState(schedule)
         siteIDs = Array(repeating: 0, count: scenario.siteCount)
         for name in scenario.registries.keys.sorted() {
@@ -196,7 +203,8 @@ final class Replay {
         let recording = recorder.snapshot()
         let trace = TraceIndex(recording)
         var findings = Analyzer.findings(in: trace)
-        let outcome = Outcome(state: state, reads: reads, lifetime: Outcome.lifetime(of: findings))
+        var outcome = Outcome(state: state, reads: reads, lifetime: Outcome.lifetime(of: findings))
+        outcome.clash = clash
         if let limit { findings.append(limitFinding(limit, trace: trace)) }
         return Result(
             recording: recording, trace: trace, findings: findings, outcome: outcome,
@@ -821,8 +829,8 @@ final class Replay {
             case .double(let value): next = .double(value + 1)
             case .null: next = .int(1)
             default:
-                fail(
-                    "\"increment\" of \"\(key)\", which holds \(current.serialized(.compact)), not a number",
+                failOnState(
+                    key, "\"increment\" of \"\(key)\", which holds \(current.serialized(.compact)), not a number",
                     at: step.position)
                 return
             }
@@ -863,7 +871,7 @@ final class Replay {
         work += size / Self.bytesPerUnit
         if kind == .append {
             guard !existingIsValue || existingIsList else {
-                fail("\"append\" to \"\(key)\", which holds a non-list value", at: position)
+                failOnState(key, "\"append\" to \"\(key)\", which holds a non-list value", at: position)
                 return
             }
             // Appended in place: the list leaves the state while it grows, so
@@ -874,7 +882,7 @@ final class Replay {
             stateSizes[key] = (elements.count == 1 ? 2 : stateSizes[key] ?? 2) + size + (elements.count > 1 ? 1 : 0)
         } else {
             if existingIsValue, value != .null, existingIsList != (value.arrayValue != nil) {
-                fail("\"\(key)\" is used both as a list and as a non-list value", at: position)
+                failOnState(key, "\"\(key)\" is used both as a list and as a non-list value", at: position)
                 return
             }
             state[key] = value
@@ -891,6 +899,14 @@ final class Replay {
         case .literal(let value): return value
         case .payloadField(let field): return frame?.payload[field] ?? .null
         }
+    }
+
+    /// A key used both as a list and as a non-list: invalid in the first
+    /// replay; in an explored order, that order's outcome, and the replay stops.
+    private func failOnState(_ key: String, _ message: String, at position: ScenarioPosition) {
+        guard explored else { return fail(message, at: position) }
+        if clash == nil { clash = Outcome.Clash(key: key, message: message) }
+        aborted = true
     }
 
     private func fail(_ message: String, at position: ScenarioPosition) {

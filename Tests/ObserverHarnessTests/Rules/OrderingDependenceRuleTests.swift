@@ -66,6 +66,40 @@ extension Rules {
             #expect(report.replays > 2)
         }
 
+        /// A key only another order uses both as a list and as a non-list is
+        /// that order's outcome, not an invalid scenario.
+        @Test(arguments: [
+            // Delivery order: a removes b before b can append, unless b runs first.
+            """
+            [
+              { "op": "create", "object": "a" }, { "op": "create", "object": "b" },
+              { "op": "observe", "registry": "center", "observer": "a", "channel": "X",
+                "handler": [ { "remove": { "registry": "center", "observer": "b" } }, { "increment": "k" } ] },
+              { "op": "observe", "registry": "center", "observer": "b", "channel": "X",
+                "handler": [ { "append": "k", "value": 1 } ] },
+              { "op": "post", "registry": "center", "channel": "X" }
+            ]
+            """,
+            // Interleaving: the second branch's post reaches a only before the first removes it.
+            """
+            [
+              { "op": "create", "object": "a", "methods": { "count": [ { "increment": "k" } ] } },
+              { "op": "observe", "registry": "center", "observer": "a", "channel": "Y",
+                "handler": [ { "append": "k", "value": 1 } ] },
+              { "op": "concurrently", "branches": [
+                [ { "op": "remove", "registry": "center", "observer": "a" } ],
+                [ { "op": "post", "registry": "center", "channel": "Y" } ] ] },
+              { "op": "invoke", "object": "a", "method": "count" }
+            ]
+            """,
+        ])
+        func orderingDependenceFiresWhenOnlyAnExploredOrderUsesAKeyAsAListAndNot(steps: String) throws {
+            let report = try InlineScenario(steps).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.message.contains("\"k\""))
+            #expect(finding.message.contains("an error ("))
+        }
+
         @Test func orderingDependenceIgnoresReceiversThatOnlyIncrementOneCounter() throws {
             let report = try InlineScenario(
                 """
