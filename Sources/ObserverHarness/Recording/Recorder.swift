@@ -390,8 +390,11 @@ final class Recorder: @unchecked Sendable {
 
     /// Whether a post (or set, or delegate call) on `channel` of `registry`
     /// made now would be nested more than `bound` levels inside posts on the
-    /// same channel: walks this thread's chain of frames. Lock held.
-    func reentersPastBoundLocked(registry: UInt32, channel: UInt32, bound: Int, context: ThreadContext) -> Bool {
+    /// same channel from the same sender (any call of the same delegate
+    /// slot): walks this thread's chain of frames. Lock held.
+    func reentersPastBoundLocked(
+        registry: UInt32, channel: UInt32, senderID: UInt32, bound: Int, context: ThreadContext
+    ) -> Bool {
         guard context.frameRecorder == ObjectIdentifier(self) else { return false }
         var cause = context.frameSequence
         var sameChannel = 0
@@ -400,7 +403,9 @@ final class Recorder: @unchecked Sendable {
             switch event.kind {
             case .post, .propertySet, .delegateCall:
                 // A delegate call's channel is its call site; its slot is the channel.
-                if event.registry == registry, event.channel == channel || event.kind == .delegateCall {
+                if event.registry == registry,
+                    event.kind == .delegateCall || (event.channel == channel && event.subject == senderID)
+                {
                     sameChannel += 1
                     if sameChannel >= bound { return true }
                 }

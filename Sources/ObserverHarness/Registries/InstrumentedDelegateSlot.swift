@@ -67,7 +67,7 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
             channel = recorder.internLocked(protocolName)
             let site = recorder.siteIDLocked(.location(location))
             // A callback that calls itself again, past the cycle bound: cut.
-            if store.cutsCycleLocked(channel: channel, site: site, context: context) { return nil }
+            if store.cutsCycleLocked(channel: channel, senderID: 0, site: site, context: context) { return nil }
             receiver = current
             return recorder.appendLocked(
                 Event(

@@ -638,7 +638,7 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             recorder.noticeDeallocationsLocked()
             channelID = internChannelLocked(channel)
             let siteID = recorder.siteIDLocked(site)
-            if cutsCycleLocked(channel: channelID, site: siteID, context: context) {
+            if cutsCycleLocked(channel: channelID, senderID: senderID, site: siteID, context: context) {
                 cut = true
                 return
             }
@@ -686,14 +686,17 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             context: context, deliver: deliver)
     }
 
-    /// Whether a post on `channel` now would nest past the cycle bound inside
-    /// posts on the same channel; if so records `cycleCut` at the post's site
-    /// instead, and the post delivers nothing. Only deep nesting walks the
-    /// frames: the common case is one comparison. Lock held.
-    func cutsCycleLocked(channel: UInt32, site: UInt32, context: ThreadContext) -> Bool {
+    /// Whether a post on `channel` from `senderID` now would nest past the
+    /// cycle bound inside posts of the same channel and sender; if so records
+    /// `cycleCut` at the post's site instead, and the post delivers nothing.
+    /// A chain whose sender changes at each level (a change bubbling up a
+    /// view hierarchy) ends by itself, and is not cut. Only deep nesting
+    /// walks the frames: the common case is one comparison. Lock held.
+    func cutsCycleLocked(channel: UInt32, senderID: UInt32, site: UInt32, context: ThreadContext) -> Bool {
         let bound = NotificationCycleRule.depthBound
         guard context.deliveryDepth >= bound,
-            recorder.reentersPastBoundLocked(registry: registryID, channel: channel, bound: bound, context: context)
+            recorder.reentersPastBoundLocked(
+                registry: registryID, channel: channel, senderID: senderID, bound: bound, context: context)
         else { return false }
         _ = recorder.appendLocked(
             Event(kind: .cycleCut, site: site, registry: registryID, channel: channel),

@@ -90,5 +90,33 @@ extension Live {
             #expect(depth.value == NotificationCycleRule.depthBound)
             #expect(harness.analyze().live("notification-cycle").isEmpty)
         }
+
+        /// A change bubbling up a view hierarchy deeper than the bound: one
+        /// name, a new sender at each level. It ends by itself, and is
+        /// delivered in full, as on Foundation's center.
+        @Test func aChainWhoseSenderChangesAtEachLevelIsNotCut() {
+            final class View: Sendable {
+                let superview: View?
+                init(_ superview: View?) { self.superview = superview }
+            }
+            func bubble(_ center: any NotificationCenterProtocol) -> Int {
+                var views = [View(nil)]
+                for _ in 1..<(NotificationCycleRule.depthBound + 8) { views.append(View(views.last!)) }
+                let delivered = LiveBox(0)
+                let tokens = views.map { view in
+                    center.addObserver(forName: .liveSettingsChanged, object: view, queue: nil) { _ in
+                        delivered.value += 1
+                        if let superview = view.superview { center.post(name: .liveSettingsChanged, object: superview) }
+                    }
+                }
+                center.post(name: .liveSettingsChanged, object: views.last!)
+                for token in tokens { center.removeObserver(token) }
+                return delivered.value
+            }
+            let harness = Harness()
+            #expect(bubble(harness.notificationCenter()) == bubble(NotificationCenter()))
+            #expect(bubble(NotificationCenter()) == NotificationCycleRule.depthBound + 8)
+            #expect(harness.analyze().live("notification-cycle").isEmpty)
+        }
     }
 }

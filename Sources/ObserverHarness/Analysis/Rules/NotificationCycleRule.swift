@@ -1,14 +1,17 @@
-/// Handlers re-post in a loop: the same channel re-entered past the depth bound.
+/// Handlers re-post in a loop: the same channel and sender re-entered past the depth bound.
 struct NotificationCycleRule: Rule {
     static let depthBound = 32
 
     let descriptor = RuleDescriptor(
         id: "notification-cycle", severity: .error, category: .delivery,
-        summary: "Handlers re-post in a loop (the same channel re-entered past a depth bound).",
+        summary: "Handlers re-post in a loop (the same channel and sender re-entered past a depth bound).",
         explanation: """
             A handler posts (or sets, or calls) something whose handlers post the original notification again. \
-            Delivery is synchronous, so the loop recurses until the stack overflows. The harness ends the replay \
-            branch once one channel is nested more than 32 levels deep.
+            Delivery is synchronous, so the loop recurses until the stack overflows. The harness cuts the loop \
+            once a post is nested more than 32 levels deep inside posts of the same channel from the same sender \
+            (calls of the same delegate slot): that post delivers nothing and is reported, where Foundation would \
+            recurse on. A chain whose sender changes at each level, such as a change bubbling up a view \
+            hierarchy, ends by itself and is never cut.
             """,
         fix: "Break the loop: don't re-post the notification you are handling, or only post when the value "
             + "actually changed.",
