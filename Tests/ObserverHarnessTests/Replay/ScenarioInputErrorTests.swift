@@ -225,6 +225,21 @@ extension ReplayTests {
                         """), line: 6, column: 3, mentioning: "both as a list and as a non-list")
         }
 
+        /// `create` and `concurrently` are top-level only: a branch cannot run them.
+        @Test(arguments: [
+            #"{ "op": "create", "object": "a" }"#,
+            #"{ "op": "concurrently", "branches": [ [], [] ] }"#,
+        ])
+        func aBranchThatCreatesOrNestsIsReportedAtItsStep(inner: String) {
+            expect(
+                inputError(
+                    steps: """
+                        { "op": "concurrently", "branches": [
+                          [ \(inner) ],
+                          [] ] }
+                        """), line: 5, column: 5, mentioning: "a branch of \"concurrently\" cannot run it")
+        }
+
         @Test func anInputErrorReadsPathLineColumnErrorMessage() {
             let error = InputError(path: "Cart.scenario.json", line: 3, column: 7, message: "unknown op \"x\"")
             #expect(error.description == #"Cart.scenario.json:3:7: error: unknown op "x""#)

@@ -3,9 +3,18 @@
 /// deliveries have their own files.
 extension ScenarioParser {
     /// Top-level (or branch) steps, checked in order for object lifetimes.
-    func steps(_ nodes: [JSONNode], validator: inout NameValidator) throws(InputError) -> [Step] {
+    /// A branch of `concurrently` runs neither `create` nor `concurrently`:
+    /// an object made in one order and not another has no single name.
+    func steps(_ nodes: [JSONNode], validator: inout NameValidator, inBranch: Bool = false)
+        throws(InputError) -> [Step]
+    {
         var steps: [Step] = []
         for node in nodes {
+            if inBranch, case .object = node.kind, let op = try fields(node, "a step").node("op"),
+                case .string(let name) = op.kind, name == StepKind.create.rawValue || name == StepKind.concurrently.rawValue
+            {
+                throw error("\"\(name)\" is a top-level step; a branch of \"concurrently\" cannot run it", at: node.offset)
+            }
             steps.append(try step(node, context: .topLevel, validator: &validator))
         }
         return steps
@@ -121,7 +130,7 @@ extension ScenarioParser {
         var after = validator
         for branchNode in try array(branchesNode, "\"branches\"") {
             var branchValidator = validator
-            branches.append(try steps(try array(branchNode, "a branch"), validator: &branchValidator))
+            branches.append(try steps(try array(branchNode, "a branch"), validator: &branchValidator, inBranch: true))
             after.merge(branchValidator)
         }
         guard branches.count >= 2 else {
