@@ -49,7 +49,8 @@ public struct RuleExample: Sendable, Hashable {
             let text = JSONSourceText(bytes: bytes)
             return elements.lastIndex { text.position(ofOffset: $0.offset).line <= site.line }
         }
-        return elements.firstIndex { $0.declares(site: site.description) }
+        // Several steps at one line (a line run twice): the finding is about the latest.
+        return elements.lastIndex { $0.declares(site: site.description) }
     }
 
     /// The indices of the marked top-level steps; nil when a marker stands

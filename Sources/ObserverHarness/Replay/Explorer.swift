@@ -77,6 +77,8 @@ struct Explorer {
     private var tried: Set<Schedule> = []
     /// What the budget left untried, once it ran out.
     private var unexplored: String?
+    /// The step and site of what was left untried, where the note is told.
+    private var unexploredPlace: (step: Int?, site: CallSite?) = (nil, nil)
 
     /// The baseline replay and what the search needs from it.
     private struct Baseline {
@@ -190,13 +192,13 @@ struct Explorer {
     /// Replays `schedule` for the search unless it was tried already; nil
     /// when tried, or when the budget is spent (then `what` is noted as the
     /// first thing left unexplored).
-    private mutating func explore(_ schedule: Schedule, _ what: String)
+    private mutating func explore(_ schedule: Schedule, _ what: String, at place: (step: Int?, site: CallSite?))
         throws(InputError) -> Replay.Result?
     {
         schedulesConsidered += 1
         guard !tried.contains(schedule) else { return nil }
         guard hasBudget else {
-            if unexplored == nil { unexplored = what }
+            if unexplored == nil { (unexplored, unexploredPlace) = (what, place) }
             return nil
         }
         tried.insert(schedule)
@@ -221,7 +223,7 @@ struct Explorer {
             guard
                 let result = try explore(
                     schedule([index: candidate], baseline),
-                    "orders of \(postName(index, baseline))")
+                    "orders of \(postName(index, baseline))", at: postPlace(index, baseline))
             else {
                 if unexplored != nil { return false }
                 continue
@@ -369,7 +371,9 @@ struct Explorer {
                     + (combination.interleaving.map {
                         " with step "
                             + "\(baseline.result.concurrentSteps[$0].step)'s branches"
-                    } ?? "")),
+                    } ?? ""),
+                at: combination.decisions.first.map { postPlace($0, baseline) }
+                    ?? combination.interleaving.map { concurrentPlace($0, baseline) } ?? (nil, nil)),
             !baseline.result.outcome.matches(result.outcome)
         else { return }
         var first: [String] = [], other: [String] = [], objects: [String] = [], events: [Int] = []
@@ -436,7 +440,7 @@ struct Explorer {
             guard
                 let result = try explore(
                     Schedule(interleavings: [ordinal: candidate]),
-                    "interleavings of step \(record.step)'s branches")
+                    "interleavings of step \(record.step)'s branches", at: concurrentPlace(ordinal, baseline))
             else {
                 if unexplored != nil { return false }
                 continue
@@ -519,7 +523,19 @@ struct Explorer {
             "Exploration stopped at \(bound) after \(replays.grouped) replays of "
                 + "\(ordersText(orderCount(baseline))) orders: not explored were \(unexplored) and the rest "
                 + "of the search after them.",
-            events: [])
+            step: unexploredPlace.step, site: unexploredPlace.site, events: [])
+    }
+
+    /// Where a decision's post is: its step and site.
+    private func postPlace(_ index: Int, _ baseline: Baseline) -> (step: Int?, site: CallSite?) {
+        let sequence = baseline.decisions[index].postSequence
+        return (baseline.trace.step(of: sequence), baseline.trace.site(baseline.trace.events[sequence].site))
+    }
+
+    /// Where a `concurrently` step is.
+    private func concurrentPlace(_ ordinal: Int, _ baseline: Baseline) -> (step: Int?, site: CallSite?) {
+        let step = baseline.result.concurrentSteps[ordinal].step
+        return (step, scenario.steps.indices.contains(step) ? scenario.steps[step].site : nil)
     }
 
     private func sampledNote(decision index: Int, conflicting: Int, baseline: Baseline) -> Finding {

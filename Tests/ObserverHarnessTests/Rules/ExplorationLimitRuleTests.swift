@@ -106,6 +106,9 @@ extension Rules {
                 note.message == "Exploration stopped at its budget of \(explorer.workLimit.grouped) units of "
                     + "work after 10 replays of 1,073,741,824 orders: not explored were orders of \"N\" (step 13) "
                     + "and the rest of the search after them.")
+            // Told at that post, as every finding is at a line.
+            #expect(note.step == 13)
+            #expect(note.site?.description == "\(InlineScenario.path):\(scenario.steps[13].position.line)")
             #expect(report.text().contains("(218 events, 10 replays of 1,073,741,824 orders)"))
             #expect(report.jsonText().contains(#""orders": 1073741824"#))
         }

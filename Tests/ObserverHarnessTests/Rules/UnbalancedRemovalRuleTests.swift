@@ -171,5 +171,37 @@ extension Rules {
             if let token = screen.token { center.removeObserver(token) }
             harness.analyze().expectNone(of: Self.rule)
         }
+
+        /// The token given, with an object its registration was not made for:
+        /// the message says so, not that only the token would end it.
+        @Test func liveATokenRemovedWithAnotherObjectSaysTheFilterDidNotMatch() throws {
+            let harness = Harness()
+            let center = harness.notificationCenter()
+            let screen = LogoutScreen(center: center)
+            let other = LiveScreen("other")
+            let token = try #require(screen.token)
+            center.removeObserver(token, name: nil, object: other)
+            let finding = try #require(harness.analyze().onlyFinding(of: Self.rule))
+            #expect(finding.message.contains("made for another name or object"), "\(finding.message)")
+            center.removeObserver(token)
+        }
+
+        /// A subject list's token removed twice: Foundation's key reuse is a
+        /// center's hazard, not a list's.
+        @Test func aListsTokenRemovedTwiceNamesNoFoundationHazard() throws {
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "screen" },
+                  { "op": "observe", "registry": "subject", "observer": "screen", "token": "t", "handler": [] },
+                  { "op": "remove", "registry": "subject", "token": "t" },
+                  { "op": "remove", "registry": "subject", "token": "t" }
+                ]
+                """
+            ).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.message.contains("already removed"), "\(finding.message)")
+            #expect(!finding.message.contains("Foundation"), "\(finding.message)")
+        }
     }
 }

@@ -5,8 +5,9 @@ struct DiscardedTokenRule: Rule {
         summary: "The last handle to an active registration went away: it can never be removed.",
         explanation: """
             A block registration ends only when its token is removed. Once the token is dropped (not stored, or \
-            overwritten by the next registration) nothing can remove it: the block runs on every post for the \
-            rest of the process, with whatever it captured. A typed-message token (Foundation's \
+            overwritten by the next registration) nothing can remove it: the block runs on every post for as \
+            long as its center lives (for `NotificationCenter.default`, the rest of the process), with whatever \
+            it captured. A typed-message token (Foundation's \
             ObservationToken, from addObserver(of:for:using:)) is the opposite: Foundation removes the observer \
             when the token goes, so a token dropped at once leaves an observer that never fires; so does a \
             property observation (`_ = property.observe { … }`, like KVO's NSKeyValueObservation). At once means \

@@ -25,9 +25,9 @@ struct DuplicateRegistrationRule: Rule {
                 """
                 [
                   { "op": "create", "object": "cartBadge" },
-                  ↓{ "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
-                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
                   { "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
+                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
+                  ↓{ "op": "observe", "registry": "center", "observer": "cartBadge", "channel": "CartChanged",
                     "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:30" },
                   { "op": "post", "registry": "center", "channel": "CartChanged" }
                 ]
@@ -37,9 +37,9 @@ struct DuplicateRegistrationRule: Rule {
                 [
                   { "op": "create", "object": "cart" },
                   { "op": "create", "object": "badge" },
-                  ↓{ "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
-                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:18" },
                   { "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
+                    "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:18" },
+                  ↓{ "op": "observe", "registry": "model", "observer": "badge", "object": "cart", "property": "count",
                     "handler": [ { "increment": "badge.refreshes" } ], "site": "CartBadge.swift:18" },
                   { "op": "set", "registry": "model", "object": "cart", "property": "count", "value": 1 }
                 ]

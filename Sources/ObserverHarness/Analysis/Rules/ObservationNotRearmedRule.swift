@@ -15,7 +15,8 @@ struct ObservationNotRearmedRule: Rule {
             registration was armed for. Live, observe with `Observers.withObservationTracking`.
             """,
         fix: "Re-arm synchronously at the start of onChange (call the function that sets up the tracking "
-            + "again, and read the new value there), or iterate `Observations`, which re-arms by itself.",
+            + "again; onChange runs before the new value is stored, so read it once the change has landed), "
+            + "or iterate `Observations`, which re-arms by itself.",
         triggering: [
             RuleExample(
                 """

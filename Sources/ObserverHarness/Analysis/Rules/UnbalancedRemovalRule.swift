@@ -112,11 +112,20 @@ struct UnbalancedRemovalRule: Rule {
             let who = observer == 0 ? "an object that never registered" : trace.describe(observer)
             var reason = "it matched no registration"
             var fix: String?
+            let isCenter = trace.registryKind(event.registry) == .notificationCenter
             if event.flags.contains(.byToken), let earlier = history.firstRemovedBefore {
                 reason =
                     "the token was already removed at \(siteText(trace, trace.events[earlier.removeSequence!].site))"
-                    + " (Foundation on Linux may remove a newer registration that reuses the token's internal key)"
+                    + (isCenter
+                        ? " (Foundation on Linux may remove a newer registration that reuses the token's internal key)"
+                        : "")
                 fix = "Remove a token once; set the stored token to nil after removing it."
+            } else if event.flags.contains(.byToken), let block = history.firstActiveBlock {
+                // The token itself, with a name or object its registration was not made for.
+                reason =
+                    "its registration at \(siteText(trace, block.site)) was made for another name or object than "
+                    + "this removal gives, so it is still registered"
+                fix = "Remove the token alone (removeObserver(token)), or with the name and object it was registered for."
             } else if let block = history.firstActiveBlock {
                 reason =
                     "its registration at \(siteText(trace, block.site)) is the block form, which only removing "
