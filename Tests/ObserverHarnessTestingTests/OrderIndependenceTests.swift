@@ -213,4 +213,12 @@ func aBodyOnObserversCenterIsExploredToo(bannerReadsCache: Bool) {
     }
     #expect(check.decisions == 1, "the post with two receivers was met")
     #expect(check.isIndependent == !bannerReadsCache)
+    // Named and sited as on an injected center: a failure goes to the registration lines.
+    for receiver in check.dependences.flatMap(\.receivers) {
+        #expect(receiver.site?.file == "ObserverHarnessTestingTests/OrderIndependenceTests.swift", "\(receiver)")
+        #expect(receiver.name.hasPrefix("block"), "\(receiver)")
+    }
+    for dependence in check.dependences {
+        #expect(dependence.post.contains(" posted at ObserverHarnessTestingTests/OrderIndependenceTests.swift:"))
+    }
 }

@@ -153,7 +153,8 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
     /// The harness was released, so its test ended: its registrations stay in
     /// place, as the app's would, and nothing records any more.
     func finishRecording() {
-        recorder.stopRecording()
+        // Inside an order check's body, the check reads this run's recording after the body returns.
+        recorder.stopRecording(keepingEvents: OrderCheck.order != nil)
     }
 
     /// This test's recording: what tells which objects the test has seen.

@@ -144,9 +144,13 @@ final class Recorder: @unchecked Sendable {
     /// the events (their chunks back to the pool for the next test, once no
     /// recording taken earlier reads them) and the released objects kept for
     /// a leak report, which the app had let go.
-    func stopRecording() {
+    /// `keepingEvents`: an order check still reads them (it names each
+    /// receiver from the run's recording once the body returned); they go
+    /// with the recorder.
+    func stopRecording(keepingEvents: Bool = false) {
         let finished = withLock {
             stopped = true
+            if keepingEvents { return (EventStorage(), [AnyObject]()) }
             defer { (storage, keptReleased) = (EventStorage(), []) }
             return (storage, keptReleased)
         }
