@@ -10,9 +10,11 @@ final class InstrumentedObservedProperty: ObservedPropertyBackend, @unchecked Se
         self.property = property
         store = RegistrationStore(
             recorder: recorder,
+            // Delivered from the observers as the set found them, as the plain property does:
+            // one removed during the set is still called.
             info: RegistryInfo(
                 name: "\(recorder.objectName(ownerID)).\(property)",
-                kind: .property),
+                kind: .property, snapshotDelivery: true),
             order: order)
     }
 

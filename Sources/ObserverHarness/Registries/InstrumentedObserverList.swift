@@ -122,7 +122,7 @@ final class InstrumentedObserverList: ObserverListBackend, @unchecked Sendable {
 
     func observers(channel: String) -> [AnyObject] { store.currentObservers(channel: channel) }
 
-    var count: Int { store.activeCount }
+    var count: Int { store.liveCount() }
 }
 
 /// An observer's recorder id, with a weak reference that says whether the

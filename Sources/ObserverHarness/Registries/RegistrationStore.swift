@@ -540,6 +540,24 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// The live observers of the active registrations a post on `channel`
     /// from no sender would reach now, in registration order, recording
     /// nothing (`ObserverList.observers(channel:)`).
+    /// How many active registrations have a live observer, as the plain
+    /// list counts them: one whose weak or unowned observer deallocated does
+    /// not count. The observers are read under the lock and let go after it.
+    func liveCount() -> Int {
+        let (blocks, observers) = recorder.withLock { () -> (Int, [AnyObject?]) in
+            var blocks = 0
+            var observers: [AnyObject?] = []
+            for registration in registrations {
+                guard let registration, registration.isActive, !registration.pruned else { continue }
+                if registration.hasObserverObject { observers.append(registration.observer) } else { blocks += 1 }
+            }
+            return (blocks, observers)
+        }
+        var live = blocks
+        for observer in observers where observer != nil { live += 1 }
+        return live
+    }
+
     func currentObservers(channel: String) -> [AnyObject] {
         recorder.withLock {
             let channelID = recorder.knownStringIDLocked(channel)

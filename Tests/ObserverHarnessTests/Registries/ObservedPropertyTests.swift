@@ -27,6 +27,40 @@ import Testing
         #expect(recording.registry(set.registry).kind == .property)
     }
 
+    /// An observer removed (or a token invalidated) by another one's handler
+    /// during a set is still called for that set, as the plain property
+    /// calls the observers it found: the harness changes nothing.
+    @Test(arguments: [false, true])
+    func anObserverRemovedDuringASetIsCalledForItAsWithoutAHarness(byToken: Bool) {
+        func run(_ make: (CoverView) -> ObservedProperty<Int>) -> [String] {
+            let cover = CoverView()
+            let count = make(cover)
+            let first = Screen(), second = Screen()
+            var log: [String] = []
+            var secondToken: PropertyObservation?
+            var tokens: [PropertyObservation] = []
+            if byToken {
+                tokens.append(count.observe { change in log.append("A:\(change.newValue)"); secondToken?.invalidate() })
+                secondToken = count.observe { change in log.append("B:\(change.newValue)") }
+            } else {
+                count.addObserver(first, hold: .strong) { _, change in
+                    log.append("A:\(change.newValue)")
+                    count.removeObserver(second)
+                }
+                count.addObserver(second, hold: .strong) { _, change in log.append("B:\(change.newValue)") }
+            }
+            count.set(1)
+            count.set(2)
+            withExtendedLifetime((tokens, first, second, secondToken)) {}
+            return log
+        }
+        let plain = run { ObservedProperty("count", of: $0, initialValue: 0) }
+        let harness = Harness()
+        let instrumented = run { harness.observedProperty("count", of: $0, initialValue: 0) }
+        #expect(plain == ["A:1", "B:1", "A:2"])
+        #expect(instrumented == plain)
+    }
+
     @Test func blockObservationEndsOnInvalidate() {
         let harness = Harness()
         let title = harness.observedProperty("title", of: CoverView(), initialValue: 0)

@@ -22,6 +22,27 @@ import Testing
         #expect(harness.recording().recordedKinds == [.track, .add, .post, .deliver])
     }
 
+    /// `count` counts live observers, as the plain list does: a weak or
+    /// unowned one that deallocated is not counted, before or after a notify.
+    @Test(arguments: [Hold.weak, .unowned])
+    func countLeavesOutADeallocatedObserverAsWithoutAHarness(hold: Hold) {
+        func counts(_ list: ObserverList<Screen>) -> [Int] {
+            let kept = Screen("kept")
+            list.add(kept)
+            var gone: Screen? = Screen("gone")
+            list.add(gone!)
+            let both = list.count
+            gone = nil
+            let after = list.count
+            if hold == .weak { list.notify { _ in } }
+            return [both, after, list.count, list.observers().count]
+        }
+        let plain = counts(ObserverList(hold: hold))
+        let instrumented = counts(Harness().observerList(of: Screen.self, hold: hold))
+        #expect(plain == [2, 1, 1, 1])
+        #expect(instrumented == plain)
+    }
+
     @Test func weakHoldSkipsADeallocatedObserverAndRecordsDeliverSkipped() {
         let harness = Harness()
         let list = harness.observerList(of: Screen.self, hold: .weak)

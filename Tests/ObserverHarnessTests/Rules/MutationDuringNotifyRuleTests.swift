@@ -246,6 +246,37 @@ extension Rules {
             #expect(finding.site?.line == removalLine)
         }
 
+        /// A de-duplicating list ignores a handler's add of an observer it
+        /// already holds: nothing changed, nothing to report. Without dedupe
+        /// the same add registers a second time, and fires.
+        @Test(arguments: [true, false])
+        func liveAnAddADedupingListIgnoresChangesNothing(dedupe: Bool) {
+            final class Row {}
+            let harness = Harness()
+            let list = harness.observerList(of: Row.self, hold: .strong, dedupe: dedupe)
+            let row = Row()
+            list.add(row)
+            list.notify { list.add($0) }
+            #expect(harness.analyze().findings(of: Self.rule).count == (dedupe ? 0 : 1))
+        }
+
+        /// A one-shot property observation invalidating its own token while
+        /// it runs: the set delivers from a copy, as a list does.
+        @Test func liveAOneShotPropertyObservationEndingItselfIsClean() {
+            final class Download {}
+            let harness = Harness()
+            let progress = harness.observedProperty("progress", of: Download(), initialValue: 0)
+            let box = ObservationBox()
+            box.observation = progress.observe { [box] _ in box.observation?.invalidate() }
+            progress.set(1)
+            progress.set(2)
+            harness.analyze().expectNone(of: Self.rule)
+        }
+
+        final class ObservationBox: @unchecked Sendable {
+            var observation: PropertyObservation?
+        }
+
         final class Box: @unchecked Sendable {
             var token: (any NSObjectProtocol)?
             var other: (any NSObjectProtocol)?

@@ -103,8 +103,9 @@ struct MutationDuringNotifyRule: Rule {
         for sequence in trace.mutations {
             let event = trace.events[sequence]
             let runningLoop = loops.innermost(of: event.registry, runningAt: sequence, thread: event.thread)
-            // A removal that matched nothing changed nothing.
+            // A removal that matched nothing, or an add a de-duplicating registry ignored, changed nothing.
             if event.kind == .remove && event.registration == 0 { continue }
+            if event.kind == .add && event.flags.contains(.ignoredDuplicate) { continue }
             guard let delivery = enclosingDelivery(in: event.registry, of: sequence, trace, memo: &enclosing),
                 let post = trace.post(ofDelivery: delivery)
             else {
