@@ -153,7 +153,22 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         }
         // Who is called is fixed when the post starts: an observer removed by
         // a handler meanwhile is still called, one added is not.
-        Self.forEachLive(in: lock.locked { entries }, channel: channel, body)
+        withSnapshot { Self.forEachLive(in: $0, channel: channel, body) }
+    }
+
+    /// Runs `body` on a copy of the entries taken under the lock, then takes
+    /// the lock once more before letting the copy go: once it goes, `remove`
+    /// may write those entries in place, and the lock orders `body`'s reads
+    /// before that write where ThreadSanitizer can see it (the copy's
+    /// uniqueness check alone is not an order it knows).
+    @inlinable
+    func withSnapshot<T>(_ body: ([ObserverListEntry]) -> T) -> T {
+        let snapshot = lock.locked { entries }
+        let result = body(snapshot)
+        lock.lock()
+        lock.unlock()
+        withExtendedLifetime(snapshot) {}
+        return result
     }
 
     /// Calls `body` on each live, unremoved observer of `channel` in
@@ -194,7 +209,7 @@ public final class ObserverList<Observer>: @unchecked Sendable {
             return backend.observers(channel: channel).compactMap { $0 as? Observer }
         }
         var result: [Observer] = []
-        Self.forEachLive(in: lock.locked { entries }, channel: channel) { result.append($0) }
+        withSnapshot { Self.forEachLive(in: $0, channel: channel) { result.append($0) } }
         return result
     }
 
@@ -203,10 +218,11 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         if let backend { return backend.count }
         // Counted from a copy, outside the lock: a weak read takes a strong
         // reference, which must not be the last one let go under the lock.
-        let entries = lock.locked { self.entries }
-        var count = 0
-        for entry in entries where !entry.isRemoved && entry.isAlive { count += 1 }
-        return count
+        return withSnapshot { entries in
+            var count = 0
+            for entry in entries where !entry.isRemoved && entry.isAlive { count += 1 }
+            return count
+        }
     }
 
     /// `observer` as the class instance it is (see ``classInstance(_:for:)``).

@@ -176,4 +176,38 @@ import Testing
             })
         withExtendedLifetime(nodes) {}
     }
+
+    /// The plain list, no harness: half the threads notify while the others
+    /// add and remove. Every notify calls the observer kept throughout, and
+    /// the ThreadSanitizer run (`.ci/sanitizers thread`) finds no race
+    /// between a notify's reads and a removal's in-place write.
+    @Test func thePlainListNotifiesWhileOtherThreadsAddAndRemove() {
+        final class Counter: @unchecked Sendable {
+            private let lock = NSLock()
+            private var value = 0
+            func add() { lock.withLock { value += 1 } }
+            var count: Int { lock.withLock { value } }
+        }
+        let list = ObserverList<Node>(hold: .strong)
+        let kept = Node(list: nil)
+        list.add(kept)
+        let keptID = ObjectIdentifier(kept)
+        let calls = Counter()
+        let rounds = max(100, Stress.operationsPerThread / 50)
+        Stress.onThreads { index in
+            for _ in 0..<rounds {
+                if index % 2 == 0 {
+                    list.notify { node in if ObjectIdentifier(node) == keptID { calls.add() } }
+                    _ = list.count
+                } else {
+                    let node = Node(list: nil)
+                    list.add(node)
+                    list.remove(node)
+                }
+            }
+        }
+        #expect(calls.count == rounds * Stress.threadCount / 2)
+        #expect(list.count == 1)
+        withExtendedLifetime(kept) {}
+    }
 }
