@@ -40,7 +40,13 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
         // A strong hold may be the previous delegate's last reference, and its
         // deinit records through the lock: it is let go after unlocking.
         var previous: Registration<Void>?
-        defer { withExtendedLifetime(previous) {} }
+        defer {
+            // A strong slot's previous delegate that the set freed goes on record
+            // now, right after the set: it died with its replacement, not cut off alive.
+            let previousID = previous?.observerID ?? 0
+            previous = nil
+            if previousID != 0, hold == .strong { recorder.withLock { _ = recorder.isDeallocatedLocked(previousID) } }
+        }
         recorder.withLock {
             recorder.noticeDeallocationsLocked()
             // The delegate this replaces may be gone, with no call since to

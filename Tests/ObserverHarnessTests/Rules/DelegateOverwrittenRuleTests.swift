@@ -75,5 +75,45 @@ extension Rules {
             ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
         }
+
+        protocol Handoff: AnyObject { func ping() }
+        final class Screen: Handoff {
+            var onPing: () -> Void = {}
+            func ping() { onPing() }
+        }
+
+        /// A strong slot that alone keeps its delegate: replaced, the old one
+        /// goes with the replacement and expects nothing more. Held elsewhere
+        /// too, it is cut off alive, and fires.
+        @Test(arguments: [false, true])
+        func liveAStrongSlotsOnlyReferenceReplacedIsClean(heldElsewhere: Bool) {
+            final class Owner {}
+            let harness = Harness()
+            let owner = Owner()
+            let slot = harness.delegateSlot(of: owner, as: Screen.self, hold: .strong)
+            var elsewhere: Screen?
+            do {
+                let first = Screen()
+                if heldElsewhere { elsewhere = first }
+                slot.set(first)
+            }
+            slot.set(Screen())
+            #expect(harness.analyze().findings(of: Self.rule).count == (heldElsewhere ? 1 : 0))
+            withExtendedLifetime(elsewhere) {}
+        }
+
+        /// A delegate that hands the slot on from its own callback chose to stop hearing it.
+        @Test func liveADelegateHandingTheSlotOnInItsOwnCallbackIsClean() {
+            final class Owner {}
+            let harness = Harness()
+            let owner = Owner()
+            let slot = harness.delegateSlot(of: owner, as: Screen.self)
+            let first = Screen(), second = Screen()
+            first.onPing = { [unowned first] in _ = first; slot.set(second) }
+            slot.set(first)
+            slot.call { $0.ping() }
+            harness.analyze().expectNone(of: Self.rule)
+            withExtendedLifetime((first, second)) {}
+        }
     }
 }

@@ -7,7 +7,8 @@ struct DelegateOverwrittenRule: Rule {
             A delegate slot holds one object. When a second object assigns itself while the first is still alive \
             and still expects callbacks (two screens sharing one location manager or one scroll view), the first \
             stops hearing anything and nothing says so. Replacing a delegate that was cleared to nil, or that has \
-            deallocated, is fine. Live, the delegate is a `DelegateSlot`'s.
+            deallocated, is fine; so is replacing one a strong slot alone kept (it goes with the replacement), \
+            and a delegate handing the slot on from its own callback. Live, the delegate is a `DelegateSlot`'s.
             """,
         fix: "Clear the delegate (set it to nil) when its object is done before another takes over, give each "
             + "client its own delegating object, or use an observer list if several objects need the callbacks.",
@@ -40,6 +41,26 @@ struct DelegateOverwrittenRule: Rule {
 
     private struct Slot: Hashable { let registry: UInt32, owner: UInt32 }
 
+    /// Only deallocations and objects tracked came between the two events.
+    private static func nothingHappened(between start: Int, and end: Int, _ trace: TraceIndex) -> Bool {
+        guard end > start else { return false }
+        for sequence in (start + 1)..<end {
+            switch trace.events[sequence].kind {
+            case .dealloc, .track, .appRelease: continue
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// Whether the event at `sequence` ran inside a delegate call delivered to `delegate`.
+    private static func runsInCall(_ sequence: Int, to delegate: UInt32, _ trace: TraceIndex) -> Bool {
+        for (_, frame) in trace.events.causes(of: sequence) where frame.kind == .deliver && frame.object == delegate {
+            return true
+        }
+        return false
+    }
+
     let firesOnlyWith = EventKinds(.delegateSet)
 
     func check(_ trace: TraceIndex, into findings: inout RuleFindings) {
@@ -50,6 +71,12 @@ struct DelegateOverwrittenRule: Rule {
             guard set.delegate != 0, let previous = current[slot], previous.delegate != set.delegate else { continue }
             let lifetime = trace.lifetimes[Int(previous.delegate)]
             if lifetime.isDeallocated(at: set.sequence) { continue }
+            // The slot held its last reference: it went with the replacement.
+            if let dealloc = lifetime.deallocSequence, Self.nothingHappened(between: set.sequence, and: dealloc, trace) {
+                continue
+            }
+            // The delegate handed the slot on from its own callback.
+            if Self.runsInCall(set.sequence, to: previous.delegate, trace) { continue }
             // The app let go of it: replacing it is clean-up, not a cut-off.
             if let released = lifetime.releaseSequence, released < set.sequence { continue }
             findings.append(
