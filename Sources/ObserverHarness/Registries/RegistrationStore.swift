@@ -477,6 +477,8 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         var alive: [AnyObject] = []
         defer { withExtendedLifetime((ended, alive)) {} }
         recorder.withLock {
+            // A sender or observed object that died before the drop is recorded first, as at any registry call.
+            recorder.noticeDeallocationsLocked()
             guard let registration = activeRegistrationLocked(registrationID, observerID: observerID) else {
                 recorder.tokenFreedLocked(observerID)
                 return

@@ -203,5 +203,25 @@ extension Rules {
             ).report()
             #expect(report.findings(of: Self.rule).count == 1)
         }
+
+        /// A property observation whose object is freed while its token is
+        /// kept: reported whether the test analyses before or after letting
+        /// the token go, and never as a token dropped at once.
+        @Test(arguments: [false, true])
+        func liveAnObservationOfAFreedObjectIsReportedWhenTheTokenGoesLater(dropTokenFirst: Bool) throws {
+            final class Download {}
+            let harness = Harness()
+            var token: PropertyObservation?
+            do {
+                let download = Download()
+                let progress = harness.observedProperty("progress", of: download, initialValue: 0)
+                token = progress.observe { _ in }
+            }
+            if dropTokenFirst { token = nil }
+            let report = harness.analyze()
+            #expect(report.findings(of: Self.rule).count == 1, "\(report.findings.map(\.message))")
+            #expect(report.findings(of: "discarded-token").isEmpty, "\(report.findings.map(\.message))")
+            withExtendedLifetime(token) {}
+        }
     }
 }

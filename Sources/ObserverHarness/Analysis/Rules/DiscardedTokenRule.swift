@@ -142,6 +142,8 @@ struct DiscardedTokenRule: Rule {
         for sequence in (registration.addSequence + 1)..<dropped {
             let event = trace.events[sequence]
             switch event.kind {
+            // The observed object's death is the token kept for the object's whole life.
+            case .dealloc where event.object == registration.sender && registration.sender != 0: return false
             case .track, .step, .dealloc: continue
             case .deliver where event.registration == registration.id: return false
             default: if event.thread == thread { return false }
