@@ -102,8 +102,8 @@ public final class DelegateSlot<Delegate>: @unchecked Sendable {
     }
 
     /// The earlier form, which named the delegate method by hand: the harness
-    /// now names the call from the method `body` calls.
-    @available(*, deprecated, message: "drop the method name: call(_:) records the method the body calls")
+    /// now names the call by the delegate protocol, and findings point at the caller's line.
+    @available(*, deprecated, message: "drop the method name: call(_:) records the call at the caller's line")
     @discardableResult
     public func call<Result>(
         _ method: String,
