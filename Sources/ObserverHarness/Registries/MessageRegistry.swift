@@ -207,7 +207,8 @@ final class MessageRegistry: @unchecked Sendable {
                 extraFlags: .typedMessage)
             guard case .added(let registration) = result else { return iterator }
             recording.open(
-                loop: iterator, registrationID: registration.id, channel: Self.channel(type), owner: owner, ownerID: ownerID,
+                loop: iterator, registrationID: registration.id, channel: Self.channel(type), owner: owner,
+                ownerID: ownerID,
                 typedMessage: true, location: location)
             let store = self.store
             iterator.setUnregister {

@@ -40,7 +40,10 @@ import Testing
             var secondToken: PropertyObservation?
             var tokens: [PropertyObservation] = []
             if byToken {
-                tokens.append(count.observe { change in log.append("A:\(change.newValue)"); secondToken?.invalidate() })
+                tokens.append(
+                    count.observe { change in
+                        log.append("A:\(change.newValue)"); secondToken?.invalidate()
+                    })
                 secondToken = count.observe { change in log.append("B:\(change.newValue)") }
             } else {
                 count.addObserver(first, hold: .strong) { _, change in

@@ -109,7 +109,9 @@ extension Rules {
             let owner = Owner()
             let slot = harness.delegateSlot(of: owner, as: Screen.self)
             let first = Screen(), second = Screen()
-            first.onPing = { [unowned first] in _ = first; slot.set(second) }
+            first.onPing = { [unowned first] in
+                _ = first; slot.set(second)
+            }
             slot.set(first)
             slot.call { $0.ping() }
             harness.analyze().expectNone(of: Self.rule)

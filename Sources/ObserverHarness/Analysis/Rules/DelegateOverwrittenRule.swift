@@ -72,7 +72,8 @@ struct DelegateOverwrittenRule: Rule {
             let lifetime = trace.lifetimes[Int(previous.delegate)]
             if lifetime.isDeallocated(at: set.sequence) { continue }
             // The slot held its last reference: it went with the replacement.
-            if let dealloc = lifetime.deallocSequence, Self.nothingHappened(between: set.sequence, and: dealloc, trace) {
+            if let dealloc = lifetime.deallocSequence, Self.nothingHappened(between: set.sequence, and: dealloc, trace)
+            {
                 continue
             }
             // The delegate handed the slot on from its own callback.

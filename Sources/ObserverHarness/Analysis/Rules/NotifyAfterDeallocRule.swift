@@ -83,7 +83,8 @@ struct NotifyAfterDeallocRule: Rule {
                     "Declare the delegate `weak` (it then reads nil once the delegate is gone), or set it to nil "
                     + "before the delegate deallocates."
             } else {
-                let what = registration.anyChannel || trace.string(channel).isEmpty ? "A notification" : trace.quoted(channel)
+                let what =
+                    registration.anyChannel || trace.string(channel).isEmpty ? "A notification" : trace.quoted(channel)
                 message =
                     "\(what) was delivered to \(trace.describe(observer)) after it deallocated\(times): "
                     + "its registration in \(registry) at \(siteText(trace, registration.site)) holds it "

@@ -125,7 +125,8 @@ struct UnbalancedRemovalRule: Rule {
                 reason =
                     "its registration at \(siteText(trace, block.site)) was made for another name or object than "
                     + "this removal gives, so it is still registered"
-                fix = "Remove the token alone (removeObserver(token)), or with the name and object it was registered for."
+                fix =
+                    "Remove the token alone (removeObserver(token)), or with the name and object it was registered for."
             } else if let block = history.firstActiveBlock {
                 reason =
                     "its registration at \(siteText(trace, block.site)) is the block form, which only removing "

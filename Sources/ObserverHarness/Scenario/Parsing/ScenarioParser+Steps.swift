@@ -11,9 +11,11 @@ extension ScenarioParser {
         var steps: [Step] = []
         for node in nodes {
             if inBranch, case .object = node.kind, let op = try fields(node, "a step").node("op"),
-                case .string(let name) = op.kind, name == StepKind.create.rawValue || name == StepKind.concurrently.rawValue
+                case .string(let name) = op.kind,
+                name == StepKind.create.rawValue || name == StepKind.concurrently.rawValue
             {
-                throw error("\"\(name)\" is a top-level step; a branch of \"concurrently\" cannot run it", at: node.offset)
+                throw error(
+                    "\"\(name)\" is a top-level step; a branch of \"concurrently\" cannot run it", at: node.offset)
             }
             steps.append(try step(node, context: .topLevel, validator: &validator))
         }
