@@ -62,26 +62,6 @@ extension Rules {
             await Self.emptyBlockPostedFromTheBackground().expectNone(of: Self.rule)
         }
 
-        /// A relay: a block registered from the main actor that posts another
-        /// name. Foundation makes a center's post, add and remove safe from any
-        /// thread, so the relay is not judged by them; its own work is.
-        @Test(arguments: [false, true])
-        @MainActor func judgesARelayByItsWorkNotByItsPost(alsoCounts: Bool) async {
-            let harness = Harness()
-            let center = harness.notificationCenter()
-            let cooked = Notification.Name("Cooked")
-            let relay = center.addObserver(forName: Self.cartChanged, object: nil, queue: nil) { _ in
-                center.post(name: cooked, object: nil)
-                let token = center.addObserver(forName: cooked, object: nil, queue: nil) { _ in }
-                center.removeObserver(token)
-                if alsoCounts { harness.noteAction(.increment("relay.count")) }
-            }
-            await Task.detached { center.post(name: Self.cartChanged, object: nil) }.value
-            center.removeObserver(relay)
-            let findings = harness.analyze().live(Self.rule)
-            #expect(findings.count == (alsoCounts ? 1 : 0), "\(findings.map(\.message))")
-        }
-
         /// An empty block registered where the caller runs, posted to from a detached task.
         static func emptyBlockPostedFromTheBackground(isolation: isolated (any Actor)? = #isolation) async -> Report {
             let harness = Harness()

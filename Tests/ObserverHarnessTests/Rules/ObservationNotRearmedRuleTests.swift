@@ -86,12 +86,12 @@ extension Rules {
         @Test @MainActor func onChangeRunOnAnotherThreadIsDeliveryOffIsolation() async throws {
             let harness = Harness()
             let cart = Cart()
-            // onChange does main-actor work where it runs (it counts the badge's
-            // refreshes): judged by what it records, as a block observer's handler is.
+            // onChange does main-actor work where it runs (it tells the screen to
+            // refresh): judged by what it records, as a block observer's handler is.
             withObserverHarness(harness) {
                 _ = Observers.withObservationTracking(
                     { cart.count },
-                    onChange: { harness.noteAction(.increment("badge.refreshes")) })
+                    onChange: { Observers.center.post(name: Notification.Name("CartBadgeRefresh"), object: nil) })
             }
             await Task.detached { cart.count = 1 }.value
             let finding = try #require(harness.analyze().onlyFinding(of: "delivery-off-isolation"))

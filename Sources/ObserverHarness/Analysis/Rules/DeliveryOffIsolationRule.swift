@@ -17,11 +17,9 @@ struct DeliveryOffIsolationRule: Rule {
 
             What is judged is what the handler does off its actor, since Swift cannot say at run time what a \
             plain `@Sendable` closure is isolated to (only `@isolated(any)` function types carry `.isolation`). \
-            While such a delivery runs, anything the harness records in it (a `noteAction`, a notify of an \
-            observer list, a property set, a delegate call) ran off the actor: that is the error, reported at the \
-            handler's registration, whoever posts. A notification center's post, registration and removal are not \
-            counted: Foundation makes them safe from any thread, so a handler that relays a notification is not \
-            judged by its relay. A handler that records nothing there and starts a `Task` (`Task { await \
+            While such a delivery runs, anything the harness records in it (a `noteAction`, a post, a registration, \
+            a property set, a delegate call) ran off the actor: that is the error, reported at the handler's \
+            registration, whoever posts. A handler that records nothing there and starts a `Task` (`Task { await \
             self?.ingest(x) }`, `Task { @MainActor in … }`) only hops: it is not reported, unless what the task \
             records runs off the actor too. In a scenario, `{"hop": ISOLATION, "handler": [...]}` inside a \
             handler is such a task, and a handler of which nothing is seen, and that starts no task, is reported \
@@ -257,7 +255,7 @@ struct HandlerWork {
         let events = trace.events
         for sequence in 0..<events.count {
             let event = events[sequence]
-            guard event.cause != Event.none, Self.isActorBoundWork(event, trace) else { continue }
+            guard event.cause != Event.none, event.kind != .hop, !event.kind.isDelivery else { continue }
             if firstInside[event.cause] == nil { firstInside[event.cause] = sequence }
         }
         for sequence in trace.hopEvents {
@@ -267,22 +265,6 @@ struct HandlerWork {
             } else {
                 handedOn.insert(hop.cause)
             }
-        }
-    }
-
-    /// Work that needs the handler's actor: state it changed or read, a
-    /// method, a property set, a delegate, an observer list's changes, an
-    /// observation armed (its closure reads what it tracks). Not
-    /// a notification center's post, add or remove, which Foundation makes
-    /// safe from any thread, nor the harness's bookkeeping (objects tracked,
-    /// released, retained).
-    private static func isActorBoundWork(_ event: Event, _ trace: TraceIndex) -> Bool {
-        switch event.kind {
-        case .increment, .stateSet, .append, .read, .invoke, .propertySet, .delegateSet, .delegateCall,
-            .observationArm:
-            true
-        case .post, .add, .remove: trace.registryKind(event.registry) != .notificationCenter
-        default: false
         }
     }
 
