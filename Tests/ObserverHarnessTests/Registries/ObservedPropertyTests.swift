@@ -46,14 +46,17 @@ import Testing
                     })
                 secondToken = count.observe { change in log.append("B:\(change.newValue)") }
             } else {
-                count.addObserver(first, hold: .strong) { _, change in
+                count.addObserver(first, hold: .strong) { [weak count] _, change in
                     log.append("A:\(change.newValue)")
-                    count.removeObserver(second)
+                    count?.removeObserver(second)
                 }
                 count.addObserver(second, hold: .strong) { _, change in log.append("B:\(change.newValue)") }
             }
             count.set(1)
             count.set(2)
+            // Ended, so no handler (which holds the tokens) outlives the test.
+            for token in tokens { token.invalidate() }
+            count.removeObserver(first)
             withExtendedLifetime((tokens, first, second, secondToken)) {}
             return log
         }
