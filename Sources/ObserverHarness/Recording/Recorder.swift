@@ -9,7 +9,7 @@ final class Recorder: @unchecked Sendable {
     @exclusivity(unchecked) private var storage = EventStorage()
     // Everything below is guarded by `lock`, which already orders every
     // access: the runtime's exclusivity checks on the hot paths buy nothing.
-    @exclusivity(unchecked) private var strings = StringTable(capacity: 16)
+    @exclusivity(unchecked) private var strings = StringTable()
     // The tables below start as shared prototypes, and get their room when
     // first written: most tests under the trait record nothing at all.
     @exclusivity(unchecked) private var objects = Recorder.noObjects
@@ -96,6 +96,11 @@ final class Recorder: @unchecked Sendable {
     private static let noRegistries = [RegistryInfo(name: "", kind: .subject)]
     private static let noSites = [CallSite(file: "", line: 0)]
     private static let noSiteLocations: [CodeLocation?] = [nil]
+    /// Empty tables with room for a test's objects (``makeRoomForObjectsLocked()``).
+    // Empty, and never written: each recorder writes its own copy.
+    nonisolated(unsafe) private static let roomForObjects = [UInt32: WeakReference](minimumCapacity: 16)
+    private static let roomForObjectIDs = [ObjectIdentifier: UInt32](minimumCapacity: 16)
+    private static let roomForTypeNames = [ObjectIdentifier: UInt32](minimumCapacity: 8)
 
     init() {
         liveObjects = Dictionary()
@@ -109,9 +114,11 @@ final class Recorder: @unchecked Sendable {
     private func makeRoomForObjectsLocked() {
         guard objects.count == 1 else { return }
         objects.reserveCapacity(16)
-        // Made anew, not `reserveCapacity`: the standard library's is an unspecialised generic call.
-        if liveObjects.count == 0 { liveObjects = Dictionary(minimumCapacity: 16) }
-        if objectIDs.count == 0 { objectIDs = Dictionary(minimumCapacity: 16) }
+        // Copies of empty tables made once with their room: `reserveCapacity`
+        // and `init(minimumCapacity:)` are unspecialised generic calls, which
+        // look the storage type up at run time; the copy a first write makes is not.
+        if liveObjects.count == 0 { liveObjects = Self.roomForObjects }
+        if objectIDs.count == 0 { objectIDs = Self.roomForObjectIDs }
     }
 
     // MARK: Recording events
@@ -736,7 +743,7 @@ final class Recorder: @unchecked Sendable {
         let type = ObjectIdentifier(Swift.type(of: object))
         if let id = typeNames[type] { return (strings[id], id) }
         // Room for a test's few classes at the first: growing from one entry rehashes at each doubling.
-        if typeNames.count == 0 { typeNames = Dictionary(minimumCapacity: 8) }
+        if typeNames.count == 0 { typeNames = Self.roomForTypeNames }
         let name = _typeName(Swift.type(of: object), qualified: false)
         let id = strings.intern(name)
         typeNames.updateValue(id, forKey: type)

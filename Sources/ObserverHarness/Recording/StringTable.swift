@@ -5,23 +5,23 @@ struct StringTable: Sendable {
     private(set) var strings = StringTable.justTheEmptyString
     /// Every string but the empty one, whose id is always 0.
     private var ids = [String: UInt32]()
-    private let capacity: Int
 
     private static let justTheEmptyString = [""]
+    /// How many strings a table has room for before it grows: a test's few.
+    private static let capacity = 16
+    /// An empty table with that room, copied at the first write: making one
+    /// with `init(minimumCapacity:)` (or `reserveCapacity`) is an unspecialised
+    /// generic call, which looks the storage type up at run time.
+    private static let roomyIDs = [String: UInt32](minimumCapacity: capacity)
 
-    /// With room for `capacity` strings before a table grows, made when the
-    /// first one is interned.
-    init(capacity: Int = 0) {
-        self.capacity = capacity
-    }
+    init() {}
 
     mutating func intern(_ string: String) -> UInt32 {
         if let id = ids[string] { return id }
         if string.isEmpty { return 0 }
         if ids.count == 0 {
-            // Made with its room, not `reserveCapacity`: the standard library's is an unspecialised generic call.
-            ids = Dictionary(minimumCapacity: capacity)
-            strings.reserveCapacity(capacity)
+            ids = Self.roomyIDs
+            strings.reserveCapacity(Self.capacity)
         }
         let id = UInt32(strings.count)
         strings.append(string)
