@@ -244,6 +244,52 @@ extension Rules {
             center.removeObserver(first)
             let finding = try #require(harness.analyze().onlyFinding(of: Self.rule))
             #expect(finding.site?.line == removalLine)
+            // The center already delivers from a copy: the fix says what the post in flight does.
+            #expect(finding.fix?.contains("still reaches the observer removed here on Linux") == true)
+            #expect(finding.fix?.contains("enumerate a copy") == false)
+        }
+
+        /// An `ObserverList` calls the observers it had when the notify
+        /// began: the fix for a removal says the removed one is still
+        /// called, not to enumerate a copy, which the list already does.
+        @Test func liveAListHandlerCancellingTheOthersIsToldTheyAreStillCalled() throws {
+            final class Listener {
+                var calls = 0
+            }
+            let harness = Harness()
+            let list = harness.observerList(of: Listener.self, hold: .strong)
+            let canceller = Listener(), other = Listener()
+            list.add(canceller)
+            list.add(other)
+            let removalLine = #line + 2
+            list.notify { listener in
+                if listener === canceller { list.remove(other) }
+                listener.calls += 1
+            }
+            #expect(other.calls == 1)
+            let finding = try #require(harness.analyze().onlyFinding(of: Self.rule))
+            #expect(finding.site?.line == removalLine)
+            #expect(finding.fix?.contains("the observer removed here still receives this notification") == true)
+            #expect(finding.fix?.contains("enumerate a copy") == false)
+        }
+
+        /// A scenario `subject` is a hand-written list enumerated in place:
+        /// there, enumerating a copy is the fix.
+        @Test func aSubjectEnumeratedInPlaceKeepsTheCopyFix() throws {
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "coordinator" },
+                  { "op": "create", "object": "logger" },
+                  { "op": "observe", "registry": "subject", "observer": "coordinator", "handler": [
+                      { "remove": { "registry": "subject", "observer": "logger" } } ] },
+                  { "op": "observe", "registry": "subject", "observer": "logger", "handler": [] },
+                  { "op": "post", "registry": "subject" }
+                ]
+                """, registries: #"{ "subject": { "kind": "subject", "order": "registration" } }"#
+            ).report()
+            let finding = try #require(report.onlyFinding(of: Self.rule))
+            #expect(finding.fix?.contains("enumerate a copy") == true)
         }
 
         /// A de-duplicating list ignores a handler's add of an observer it

@@ -140,7 +140,10 @@ struct MutationDuringNotifyRule: Rule {
                     objects: [trace.name(deliveryEvent.object)]
                         + (event.object == 0 || event.object == deliveryEvent.object ? [] : [trace.name(event.object)]),
                     step: trace.step(of: sequence), site: trace.site(event.site), location: trace.location(event.site),
-                    events: [post.sequence, delivery, sequence]))
+                    events: [post.sequence, delivery, sequence],
+                    fix: Self.toleratesOwnRemoval(info)
+                        ? Self.fromACopyFix(removal: event.kind == .remove, center: info.kind == .notificationCenter)
+                        : nil))
         }
         checkObservationSelfWrites(trace, into: &findings)
     }
@@ -190,6 +193,29 @@ struct MutationDuringNotifyRule: Rule {
     /// in place, where even a handler's own removal is a mutation.
     static func toleratesOwnRemoval(_ info: RegistryInfo) -> Bool {
         info.kind == .notificationCenter || info.snapshotDelivery
+    }
+
+    /// The fix for a registry that already delivers from a copy, where
+    /// "enumerate a copy" is no fix: what the post in flight does with the
+    /// change, and what to do about it.
+    static func fromACopyFix(removal: Bool, center: Bool) -> String {
+        switch (removal, center) {
+        case (true, true):
+            "The post in flight still reaches the observer removed here on Linux and under the harness, but not on "
+                + "Darwin's NotificationCenter: if it must not receive it, have it ignore posts once removed (a flag it "
+                + "checks) or defer the removal until delivery ends (e.g. DispatchQueue.main.async); if receiving it "
+                + "is fine, allow this finding at this line."
+        case (true, false):
+            "The list calls the observers it had when the notify began, so the observer removed here still receives "
+                + "this notification: if it must not, have it ignore calls once removed (a flag it checks); if it may, "
+                + "allow this finding at this line."
+        case (false, true):
+            "Whether the post in flight reaches the observer added here differs between implementations: register "
+                + "before posting, or defer the registration until delivery ends (e.g. DispatchQueue.main.async)."
+        case (false, false):
+            "The list calls the observers it had when the notify began, so the observer added here does not receive "
+                + "this notification: if it should, call it once after adding it; if not, allow this finding at this line."
+        }
     }
 
     private static let observationFix =
