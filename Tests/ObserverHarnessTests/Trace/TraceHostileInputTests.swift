@@ -118,6 +118,16 @@ import Testing
         }
     }
 
+    /// A skipped delivery with no cause (a live one's cause is the delivery
+    /// it ran in) stopped the process in `dangling-registration`'s message.
+    @Test func aSkippedDeliveryWithNoCauseIsAnalysedWithoutAPost() throws {
+        let trace = try Recording.readTrace(
+            TraceFixtures.data([header, #"{"seq":0,"kind":"add"}"#, #"{"seq":1,"kind":"deliver-skipped"}"#]))
+        let findings = trace.recording.analyze().findings.filter { $0.rule == "dangling-registration" }
+        #expect(findings.count == 1)
+        #expect(findings.allSatisfy { !$0.message.contains("first skipped at") })
+    }
+
     @Test func aVersionWrittenAsOnePointZeroIsVersionOne() throws {
         let trace = try Recording.readTrace(
             TraceFixtures.data(

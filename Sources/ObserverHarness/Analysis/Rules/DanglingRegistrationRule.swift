@@ -106,8 +106,10 @@ struct DanglingRegistrationRule: Rule {
             guard reported.insert(event.registration).inserted,
                 let registration = trace.registration(event.registration)
             else { continue }
+            // A live skip's cause is the delivery it ran in; a trace's skip may have none.
             let postSite =
-                trace.post(ofDelivery: Int(event.cause)).map { " (first skipped at \(siteText(trace, $0.site)))" } ?? ""
+                event.cause == Event.none
+                ? "" : trace.post(ofDelivery: Int(event.cause)).map { " (first skipped at \(siteText(trace, $0.site)))" } ?? ""
             findings.append(
                 finding(
                     "The queue \(trace.describe(event.object)) of \(trace.describe(registration.observer))"
