@@ -47,12 +47,19 @@ public struct CallSite: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `"File.swift:LINE"` (and `FILE:LINE:COLUMN`); nil for anything else.
     public init?(parsing text: String) {
+        self.init(parsing: text, lowestLine: 1)
+    }
+
+    /// Parses as ``init(parsing:)`` does, taking lines from `lowestLine` up: a
+    /// report's site may be line 0 (a post made straight on Foundation's
+    /// center is sited at `NotificationCenter.default:0`), a scenario's may not.
+    package init?(parsing text: String, lowestLine: Int) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]),
-            line > 0, column >= 0
+            line >= lowestLine, column >= 0
         {
             self.init(file: parts.dropLast(2).joined(separator: ":"), line: line, column: column)
-        } else if parts.count >= 2, let line = Int(parts[parts.count - 1]), line > 0 {
+        } else if parts.count >= 2, let line = Int(parts[parts.count - 1]), line >= lowestLine {
             self.init(file: parts.dropLast().joined(separator: ":"), line: line)
         } else {
             return nil

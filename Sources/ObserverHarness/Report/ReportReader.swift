@@ -116,7 +116,7 @@ private struct ReportReader {
         }
         var site: CallSite?
         if let siteNode = fields.node("site") {
-            guard case .string(let text) = siteNode.kind, let parsed = CallSite(parsing: text) else {
+            guard case .string(let text) = siteNode.kind, let parsed = CallSite(parsing: text, lowestLine: 0) else {
                 throw input.error("\"site\" must be \"FILE:LINE\"", at: siteNode.offset)
             }
             site = parsed

@@ -27,6 +27,18 @@ import Testing
         #expect(read.reports[0].findings[0].line != nil)
     }
 
+    /// A post made straight on Foundation's center is sited at
+    /// `NotificationCenter.default:0`: `merge` read such a report as bad input.
+    @Test func aFindingSitedAtLineZeroReadsBack() throws {
+        let finding = Finding(
+            rule: "escaped-test-scope", severity: .note, message: "m",
+            site: CallSite(file: "NotificationCenter.default", line: 0), events: [0])
+        let report = Report(scenario: "live", eventCount: 1, replays: 1, findings: [finding])
+        let read = try ReportSet.parse(Array(report.jsonText().utf8), path: "one.json")
+        #expect(read.reports == [report])
+        #expect(read.reports.first?.findings.first?.site?.description == "NotificationCenter.default:0")
+    }
+
     @Test func aSingleReportReadsAsASetOfOne() throws {
         let report = try Self.sampleSet().reports[1]
         let read = try ReportSet.parse(Array(report.jsonText().utf8), path: "one.json")
