@@ -62,6 +62,9 @@ struct HarnessCommand {
                 files.append(URL(fileURLWithPath: path))
             }
         }
+        // A scenario named twice (a file and its folder, overlapping folders) is replayed once.
+        var seen = Set<String>()
+        files = files.filter { seen.insert($0.standardizedFileURL.resolvingSymlinksInPath().path).inserted }
         var reports: [Report] = []
         var stories: [ReportStories] = []
         for file in files {

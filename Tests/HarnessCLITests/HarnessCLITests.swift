@@ -72,6 +72,15 @@ let examples = packageRoot.appendingPathComponent("Golden/examples").path
     #expect(result.stdout.contains("\"format\": \"observer-harness-report-set\""))
 }
 
+/// A scenario named twice, or a folder and a file in it, is replayed once.
+@Test func aScenarioNamedTwiceIsReplayedOnce() throws {
+    let once = try harnessCLI(["run", examples, "--fail-on", "never", "--format", "json"])
+    let file = examples + "/add-to-cart-broadcast.scenario.json"
+    let twice = try harnessCLI(["run", examples, file, examples + "/", "--fail-on", "never", "--format", "json"])
+    #expect(twice.status == 0)
+    #expect(twice.stdout == once.stdout)
+}
+
 @Test func helpAndVersionWorkEverywhere() throws {
     #expect(try harnessCLI(["--help"]).status == 0)
     #expect(try harnessCLI(["--help"]).stdout == harnessCLI(["help"]).stdout)
