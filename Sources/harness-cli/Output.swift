@@ -47,8 +47,9 @@ final class Output {
 /// Text safe to show on a terminal.
 enum TerminalText {
     /// Control characters (but newline and tab), DEL, the C1 controls and
-    /// the bidirectional overrides become `\u{1B}`: a scenario cannot retitle
-    /// the terminal, clear it or reorder what it shows.
+    /// the bidirectional controls (overrides, isolates and marks) become
+    /// `\u{1B}`: a scenario cannot retitle the terminal, clear it or reorder
+    /// what it shows.
     static func escapingControls(_ text: String) -> String {
         EscapedText.escaping(text, where: needsEscape)
     }
@@ -57,7 +58,7 @@ enum TerminalText {
         switch scalar.value {
         case 0x0A, 0x09: false
         case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x202A...0x202E, 0x2066...0x2069: true
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
         default: false
         }
     }

@@ -82,6 +82,18 @@ import Testing
         #expect(!json.stdout.unicodeScalars.contains { $0.value == 0x1B })
     }
 
+    /// Bidirectional marks reorder what a terminal shows, as overrides do.
+    @Test func bidirectionalMarksInATextReportAreEscaped() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("bidi-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let scenario = try String(contentsOfFile: examples + "/add-to-cart-broadcast.scenario.json", encoding: .utf8)
+            .replacingOccurrences(of: "\"AddToCart\"", with: #""AddToCart\u200e\u200f\u061c\u202e""#)
+        try Data(scenario.utf8).write(to: root.appendingPathComponent("cart.scenario.json"))
+        let text = try harnessCLI(["run", "cart.scenario.json", "--format", "text"], in: root)
+        #expect(text.stdout.contains(#""AddToCart\u{200E}\u{200F}\u{61C}\u{202E}""#), "\(text.stdout)")
+        #expect(!text.stdout.unicodeScalars.contains { [0x200E, 0x200F, 0x061C, 0x202E].contains($0.value) })
+    }
+
     /// A scenario beside the working folder (`../app/x.scenario.json`) is named
     /// so in every format: the same on every machine, never an absolute path.
     /// SARIF writes it as a URI reference: a space or `#` in a folder's name is
