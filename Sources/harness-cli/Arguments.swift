@@ -1,3 +1,5 @@
+import Foundation
+
 /// The parsed command line.
 struct Arguments {
     enum Command: Equatable {
@@ -149,19 +151,59 @@ struct Arguments {
             error.usage = error.usage ?? spec
             throw error
         }
+        var given: [CommandOption] = []
         for option in scanned.options {
             guard spec.options.contains(option.option) else {
                 throw UsageError(
                     message: "\(spec.name) does not take \(option.option.flag)", argument: option.index,
                     usage: spec)
             }
+            // Each option once: a second value would silently replace the first.
+            guard !given.contains(option.option) else {
+                throw UsageError(message: "\(option.option.flag) is given twice", argument: option.index, usage: spec)
+            }
+            given.append(option.option)
             do throws(UsageError) {
                 try arguments.set(option.option, option.value, formats: spec.formats)
             } catch {
                 throw UsageError(message: error.message, argument: option.valueIndex, usage: spec)
             }
         }
+        // A baseline may be rewritten in place (`--baseline F --write-baseline F`); nothing else read may be.
+        if let output = arguments.output,
+            let input = (arguments.inputs + [arguments.baseline].compactMap { $0 }).first(where: {
+                Self.sameFile($0, output)
+            })
+        {
+            throw UsageError(message: "--output '\(output)' would overwrite the input '\(input)'", usage: spec)
+        }
+        if let baseline = arguments.writeBaseline, let input = arguments.inputs.first(where: { Self.sameFile($0, baseline) }) {
+            throw UsageError(message: "--write-baseline '\(baseline)' would overwrite the input '\(input)'", usage: spec)
+        }
+        if let output = arguments.output, let baseline = arguments.writeBaseline, Self.sameFile(output, baseline) {
+            throw UsageError(message: "--output and --write-baseline name the same file '\(output)'", usage: spec)
+        }
         return arguments
+    }
+
+    /// The files and folders the command reads, but a baseline (a folder's
+    /// files are not listed: no output can be a folder).
+    private var inputs: [String] {
+        switch command {
+        case .run(let paths): paths
+        case .analyze(let trace): [trace]
+        case .merge(let reports): reports
+        default: []
+        }
+    }
+
+    /// Whether two paths name one file (`-` is standard output, never a file).
+    private static func sameFile(_ first: String, _ second: String) -> Bool {
+        guard first != "-", second != "-" else { return false }
+        func resolved(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        return resolved(first) == resolved(second)
     }
 
     private mutating func set(_ option: CommandOption, _ text: String, formats: [Format]) throws(UsageError) {

@@ -27,6 +27,39 @@ import Testing
             executable: URL(fileURLWithPath: "/bin/sh"))
     }
 
+    // MARK: Outputs that would replace an input
+
+    /// `--output TRACE` replaced the trace it analysed; a report written
+    /// over a baseline being read, likewise. The input stays as it was.
+    @Test func anOutputNamingAnInputIsAUsageError() throws {
+        let folder = try Self.folder()
+        let scenario = folder.appendingPathComponent("cart.scenario.json")
+        try FileManager.default.copyItem(atPath: Self.broadcast, toPath: scenario.path)
+        let before = try Data(contentsOf: scenario)
+        let result = try harnessCLI(["run", scenario.path, "--output", scenario.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("error: --output '\(scenario.path)' would overwrite the input"), "\(result.stderr)")
+        #expect(try Data(contentsOf: scenario) == before)
+        let written = try harnessCLI(["run", scenario.path, "--write-baseline", scenario.path])
+        #expect(written.status == 2)
+        #expect(try Data(contentsOf: scenario) == before)
+    }
+
+    /// Rewriting a baseline in place stays allowed: it is read before it is written.
+    @Test func aBaselineMayBeRewrittenInPlace() throws {
+        let baseline = try Self.folder().appendingPathComponent("baseline.json").path
+        #expect(try harnessCLI(["run", Self.broadcast, "--write-baseline", baseline, "--fail-on", "never"]).status == 0)
+        let again = try harnessCLI(["run", Self.broadcast, "--baseline", baseline, "--write-baseline", baseline])
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+
+    @Test(arguments: [["--format", "json", "--format", "text"], ["--fail-on", "never", "--fail-on", "error"]])
+    func anOptionGivenTwiceIsAUsageError(options: [String]) throws {
+        let result = try harnessCLI(["run", Self.clean] + options)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("error: \(options[2]) is given twice"), "\(result.stderr)")
+    }
+
     // MARK: Files that are not regular
 
     @Test func outputToADeviceWritesInPlaceAndKeepsTheDevice() throws {

@@ -30,6 +30,18 @@ import Testing
         TraceFixtures.expectSameRecording(trace.recording, recording)
     }
 
+    /// Line ends converted to CRLF (git's autocrlf) read as the same
+    /// recording: the fast path reads such a line without its CR.
+    @Test func aTraceWithCRLFLineEndsReadsTheSame() throws {
+        let data = TraceFixtures.everyKindRecording().traceData()
+        var crlf = Data()
+        for byte in data {
+            if byte == UInt8(ascii: "\n") { crlf.append(UInt8(ascii: "\r")) }
+            crlf.append(byte)
+        }
+        TraceFixtures.expectSameRecording(try Recording.readTrace(crlf).recording, try Recording.readTrace(data).recording)
+    }
+
     /// The reader holds one block and a partial line: feed it a few bytes at
     /// a time so lines split at every possible place.
     @Test func aTraceReadInSmallPiecesReadsTheSameAsAtOnce() throws {
