@@ -78,6 +78,10 @@ struct JSONInput {
     /// A whole number, 0 or more.
     func count(_ node: JSONNode, _ what: String) throws(InputError) -> Int {
         guard case .int(let value) = node.kind, value >= 0 else {
+            // The parser keeps integers past `Int.max` as doubles: too large, not fractional.
+            if case .double(let value) = node.kind, value >= 0, value.rounded() == value {
+                throw error("\(what) must be a whole number from 0 to \(Int.max)", at: node.offset)
+            }
             throw error("\(what) must be a whole number, 0 or more", at: node.offset)
         }
         return value

@@ -173,6 +173,10 @@ import Testing
             (#"{"registry":1,"name":"c","kind":"subject","dedupe":1}"#, #""dedupe" must be true or false"#),
             (#"{"site":1,"file":"a","line":-1}"#, #""line" must be a whole number, 0 or more"#),
             (
+                #"{"site":1,"file":"a","line":18446744073709551615}"#,
+                #""line" must be a whole number from 0 to 9223372036854775807"#
+            ),
+            (
                 #"{"string":1,"object":1,"text":"a"}"#,
                 #"a table line defines one entry, but this line has "string" and "object""#
             ),
