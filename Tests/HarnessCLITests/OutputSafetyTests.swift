@@ -43,6 +43,12 @@ import Testing
         let written = try harnessCLI(["run", scenario.path, "--write-baseline", scenario.path])
         #expect(written.status == 2)
         #expect(try Data(contentsOf: scenario) == before)
+        // A report and a baseline in one file: the baseline would not read back.
+        let both = folder.appendingPathComponent("both.json").path
+        let clash = try harnessCLI(["run", scenario.path, "--output", both, "--write-baseline", both])
+        #expect(clash.status == 2)
+        #expect(clash.stderr.contains("error: --output and --write-baseline name the same file"), "\(clash.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: both))
     }
 
     /// Rewriting a baseline in place stays allowed: it is read before it is written.
