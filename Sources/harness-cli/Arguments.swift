@@ -177,8 +177,11 @@ struct Arguments {
         {
             throw UsageError(message: "--output '\(output)' would overwrite the input '\(input)'", usage: spec)
         }
-        if let baseline = arguments.writeBaseline, let input = arguments.inputs.first(where: { Self.sameFile($0, baseline) }) {
-            throw UsageError(message: "--write-baseline '\(baseline)' would overwrite the input '\(input)'", usage: spec)
+        if let baseline = arguments.writeBaseline,
+            let input = arguments.inputs.first(where: { Self.sameFile($0, baseline) })
+        {
+            throw UsageError(
+                message: "--write-baseline '\(baseline)' would overwrite the input '\(input)'", usage: spec)
         }
         if let output = arguments.output, let baseline = arguments.writeBaseline, Self.sameFile(output, baseline) {
             throw UsageError(message: "--output and --write-baseline name the same file '\(output)'", usage: spec)

@@ -38,7 +38,8 @@ import Testing
         let before = try Data(contentsOf: scenario)
         let result = try harnessCLI(["run", scenario.path, "--output", scenario.path])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("error: --output '\(scenario.path)' would overwrite the input"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("error: --output '\(scenario.path)' would overwrite the input"), "\(result.stderr)")
         #expect(try Data(contentsOf: scenario) == before)
         let written = try harnessCLI(["run", scenario.path, "--write-baseline", scenario.path])
         #expect(written.status == 2)
@@ -54,7 +55,8 @@ import Testing
     /// Rewriting a baseline in place stays allowed: it is read before it is written.
     @Test func aBaselineMayBeRewrittenInPlace() throws {
         let baseline = try Self.folder().appendingPathComponent("baseline.json").path
-        #expect(try harnessCLI(["run", Self.broadcast, "--write-baseline", baseline, "--fail-on", "never"]).status == 0)
+        #expect(
+            try harnessCLI(["run", Self.broadcast, "--write-baseline", baseline, "--fail-on", "never"]).status == 0)
         let again = try harnessCLI(["run", Self.broadcast, "--baseline", baseline, "--write-baseline", baseline])
         #expect(again.status == 0, "\(again.stderr)")
     }

@@ -64,7 +64,9 @@ import Testing
         let finding = try #require(result.recording.analyze().findings.first { $0.rule == "dangling-registration" })
         #expect(finding.message.contains("holds a block's queue weakly"), "\(finding.message)")
         // The post the block first missed, from the skip's delivery.
-        #expect(finding.message.contains("(first skipped at ObserverHarnessTests/FoundationParityTests.swift:58)"), "\(finding.message)")
+        #expect(
+            finding.message.contains("(first skipped at ObserverHarnessTests/FoundationParityTests.swift:58)"),
+            "\(finding.message)")
         #expect(finding.objects.count == 2)
     }
 

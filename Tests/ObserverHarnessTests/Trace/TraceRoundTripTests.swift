@@ -39,7 +39,8 @@ import Testing
             if byte == UInt8(ascii: "\n") { crlf.append(UInt8(ascii: "\r")) }
             crlf.append(byte)
         }
-        TraceFixtures.expectSameRecording(try Recording.readTrace(crlf).recording, try Recording.readTrace(data).recording)
+        TraceFixtures.expectSameRecording(
+            try Recording.readTrace(crlf).recording, try Recording.readTrace(data).recording)
     }
 
     /// The reader holds one block and a partial line: feed it a few bytes at

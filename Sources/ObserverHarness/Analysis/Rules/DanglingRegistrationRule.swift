@@ -109,7 +109,9 @@ struct DanglingRegistrationRule: Rule {
             // A live skip's cause is the delivery it ran in; a trace's skip may have none.
             let postSite =
                 event.cause == Event.none
-                ? "" : trace.post(ofDelivery: Int(event.cause)).map { " (first skipped at \(siteText(trace, $0.site)))" } ?? ""
+                ? ""
+                : trace.post(ofDelivery: Int(event.cause)).map { " (first skipped at \(siteText(trace, $0.site)))" }
+                    ?? ""
             findings.append(
                 finding(
                     "The queue \(trace.describe(event.object)) of \(trace.describe(registration.observer))"
