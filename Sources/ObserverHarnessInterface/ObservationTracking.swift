@@ -6,15 +6,16 @@ extension Observers {
     ///
     /// In the app it is the framework's function: `apply` runs once, and
     /// `onChange` runs **once**, on the thread that makes the first change to
-    /// a value `apply` read, before the value changes. Re-arm it from
-    /// `onChange` to keep observing:
+    /// a value `apply` read, before the value changes. Re-arm it inside
+    /// `onChange`, synchronously, to keep observing (re-arming later, from a
+    /// `Task`, misses the changes made meanwhile, and is reported):
     ///
     /// ```swift
-    /// func observeCart() {
+    /// @MainActor func observeCart() {  // the cart changes on the main actor
     ///     badge.count = Observers.withObservationTracking {
     ///         cart.items.count
     ///     } onChange: { [weak self] in
-    ///         Task { @MainActor in self?.observeCart() }
+    ///         MainActor.assumeIsolated { self?.observeCart() }
     ///     }
     /// }
     /// ```
@@ -25,7 +26,11 @@ extension Observers {
     /// before the next registration is `observation-not-rearmed`, and an
     /// `onChange` run off the registering code's actor is
     /// `delivery-off-isolation`. To keep watching between a firing and the
-    /// next registration the harness runs `apply` again, so `apply` should
+    /// next registration the harness runs `apply` again, on the actor the app
+    /// armed it on: after an `onChange` that ran on another thread, from the
+    /// main queue, so a change made before the main queue runs is not seen
+    /// (make a test's changes on that actor, or let it run between them).
+    /// So `apply` should
     /// only read (as the framework expects it to), and it keeps what `apply`
     /// captures while this registration is armed, at most as long as the
     /// harness itself. `owner` is the object that observes:
