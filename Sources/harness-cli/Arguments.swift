@@ -217,9 +217,13 @@ struct Arguments {
                     message: "--format must be \(CommandUsage.list(formats.map(\.rawValue))), not '\(text)'")
             }
             format = parsed
-        case .output: output = text
-        case .baseline: baseline = text
-        case .writeBaseline: writeBaseline = text
+        case .output, .baseline, .writeBaseline:
+            guard !text.isEmpty else { throw UsageError(message: "\(option.flag) needs a path, not an empty word") }
+            switch option {
+            case .output: output = text
+            case .baseline: baseline = text
+            default: writeBaseline = text
+            }
         case .failOn:
             guard let parsed = FailOn(rawValue: text) else {
                 throw UsageError(message: "--fail-on must be error, warning, note or never, not '\(text)'")
@@ -239,6 +243,10 @@ struct Arguments {
     /// The command's operands (the words after its name), checked. An
     /// error's `argument` counts the command word as 0.
     private static func command(_ spec: CommandUsage, _ operands: [String]) throws(UsageError) -> Command {
+        // An empty word (`analyze ""`, an unset shell variable) would read as the current folder.
+        if [.run, .analyze, .golden, .merge].contains(spec), let empty = operands.firstIndex(of: "") {
+            throw UsageError(message: "a path is empty", argument: empty + 1)
+        }
         switch spec {
         case .run:
             guard !operands.isEmpty else { throw UsageError(message: "run needs at least one scenario file or folder") }

@@ -146,8 +146,12 @@ struct HarnessCommand {
 
     private func golden(_ directory: String, update: Bool) -> Int32 {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             output.error("\(directory):1:1: error: no such folder")
+            return 2
+        }
+        guard isDirectory.boolValue else {
+            output.error("\(directory):1:1: error: not a folder: golden files are a folder of scenarios")
             return 2
         }
         let golden = GoldenDirectory(URL(fileURLWithPath: directory))

@@ -208,6 +208,12 @@ import Testing
         (["help", "run", "analyze"], 22, "help takes one command"),
         (["ünïcödé"], 13, "unknown command 'ünïcödé'"),
         (["run", "ü", "--seed", "x"], 26, "--seed must be"),
+        // An empty word (an unset shell variable) would read as the current folder.
+        (["analyze", ""], 21, "a path is empty"),
+        (["run", "x", ""], 19, "a path is empty"),
+        (["golden", "check", ""], 26, "a path is empty"),
+        (["run", "x", "--output", ""], 28, "--output needs a path, not an empty word"),
+        (["run", "x", "--baseline="], 19, "--baseline needs a path, not an empty word"),
     ]
 
     @Test(arguments: badUsage.indices)
@@ -363,6 +369,23 @@ import Testing
         let broken = try harnessCLI(["run", scenarios.path, "--format", "json", "--fail-on", "never"])
         Self.expectInputError(broken, path: dangling.path, mentioning: "a symbolic link that leads to no file")
         #expect(broken.stdout.contains("scenarios/broadcast.scenario.json"), "the others still report")
+    }
+
+    /// A trace behind a loop of links is told as such, not as a missing file.
+    @Test func aTraceBehindALoopOfLinksIsNamedAsOne() throws {
+        let root = try Self.folder()
+        let first = root.appendingPathComponent("a.jsonl"), second = root.appendingPathComponent("b.jsonl")
+        try FileManager.default.createSymbolicLink(at: first, withDestinationURL: second)
+        try FileManager.default.createSymbolicLink(at: second, withDestinationURL: first)
+        let result = try harnessCLI(["analyze", first.path])
+        Self.expectInputError(result, path: first.path, mentioning: "a symbolic link that leads to no file")
+    }
+
+    /// `golden check FILE` names what is wrong with the path: it is there, and not a folder.
+    @Test func goldenCheckOfAFileSaysItIsNotAFolder() throws {
+        let result = try harnessCLI(["golden", "check", examples + "/add-to-cart-delegate.scenario.json"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(":1:1: error: not a folder"), "\(result.stderr)")
     }
 
     /// A golden folder with no scenarios is a wrong path, as it is for `run`: a

@@ -19,7 +19,7 @@ extension Recording {
         func failure(_ message: String) -> TraceError { TraceError(path: path, line: 1, column: 1, message: message) }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw failure("cannot read the trace: no such file")
+            throw failure("cannot read the trace: \(InputFile.missingReason(url.path))")
         }
         guard !isFolder.boolValue else { throw failure("cannot read the trace: it is a folder, not a file") }
         guard let file = ReadableFile(path: url.path) else {
