@@ -138,6 +138,44 @@ public final class ObserverList<Observer>: @unchecked Sendable {
         withExtendedLifetime(released) {}
     }
 
+    /// Removes every observer from `channel`, or from every channel when
+    /// `nil`: what a subject does when it shuts down, or a screen when it
+    /// leaves. A `notify` already running still calls those it started with.
+    /// Under the harness, each registration ended is recorded as removed here.
+    public func removeAll(
+        channel: String? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        if let backend {
+            return backend.removeAll(
+                channel: channel,
+                location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        }
+        // Strongly held observers (and the old entries) are let go after
+        // unlocking: a deinit may use the list.
+        var released: [AnyObject] = []
+        var old: [ObserverListEntry] = []
+        lock.lock()
+        if let channel {
+            entries.withUnsafeMutableBufferPointer { entries in
+                for index in entries.indices where !entries[index].isRemoved && entries[index].channel == channel {
+                    entries[index].isRemoved = true
+                    if let strong = entries[index].strongObject { released.append(strong) }
+                    entries[index].strongObject = nil
+                    activeEntries -= 1
+                }
+            }
+        } else {
+            swap(&old, &entries)
+            positions.removeAll()
+            activeEntries = 0
+            compactionThreshold = 16
+        }
+        lock.unlock()
+        withExtendedLifetime((released, old)) {}
+    }
+
     /// Calls `body` on every live observer of `channel`, in the order they were added.
     @inlinable
     public func notify(

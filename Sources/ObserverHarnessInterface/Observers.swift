@@ -138,6 +138,8 @@ package enum RegistryScope {
 package protocol ObserverListBackend: AnyObject, Sendable {
     func add(_ observer: AnyObject, channel: String, hold: Hold, location: CodeLocation)
     func remove(_ observer: AnyObject, channel: String?, location: CodeLocation)
+    /// Ends every registration on `channel` (every channel when nil).
+    func removeAll(channel: String?, location: CodeLocation)
     func notify(channel: String, location: CodeLocation, _ body: (AnyObject) -> Void)
     /// The live observers a `notify` on `channel` would reach now, in
     /// registration order; records nothing.

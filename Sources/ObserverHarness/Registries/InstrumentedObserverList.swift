@@ -110,6 +110,10 @@ final class InstrumentedObserverList: ObserverListBackend, @unchecked Sendable {
             site: .location(location))
     }
 
+    func removeAll(channel: String?, location: CodeLocation) {
+        store.removeAll(channel: channel, site: .location(location))
+    }
+
     /// An `unowned` observer that has deallocated is recorded as a delivery to
     /// a dead object and skipped.
     func notify(channel: String, location: CodeLocation, _ body: (AnyObject) -> Void) {

@@ -468,6 +468,38 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         }
     }
 
+    /// Removes every active registration on `channel` (every channel when
+    /// nil), dead observers' included; records one `remove` per registration
+    /// ended and none when there was none (emptying an empty list is no
+    /// misuse). `ObserverList.removeAll`.
+    @discardableResult
+    func removeAll(channel: String?, site: SiteReference) -> Int {
+        var ended: [RegistrationCore] = []
+        defer { withExtendedLifetime(ended) {} }
+        return recorder.withLock {
+            recorder.noticeDeallocationsLocked()
+            let context = ThreadContext.current
+            let siteID = recorder.siteIDLocked(site)
+            let channelID = channel.map { recorder.internLocked($0) } ?? 0
+            let flags = channel == nil ? EventFlags.allChannels : EventFlags.none
+            var index = 0
+            while index < registrations.count {
+                defer { index += 1 }
+                guard let registration = registrations[index], registration.isActive, !registration.tokenForm,
+                    channel == nil || (registration.channel == channelID && !registration.anyChannel)
+                else { continue }
+                endLocked(registration)
+                ended.append(registration)
+                _ = recorder.appendLocked(
+                    Event(
+                        kind: .remove, flags: flags, site: siteID, registry: registryID,
+                        channel: channelID, object: registration.observerID, subject: registration.senderID,
+                        registration: registration.id), context: context)
+            }
+            return ended.count
+        }
+    }
+
     /// Records that the last reference to a block-form token went away while
     /// its registration was still active. `ending` it (a typed-message token,
     /// which Foundation removes as it goes) takes the registration out too.

@@ -289,8 +289,10 @@ enum ListDifferential {
                         removedThisPost.insert(index)
                         if order.contains(index) { run.removalsOfEarlier += 1 } else { run.removalsOfLater += 1 }
                     case .removeAll:
+                        // Half by the list's own `removeAll`, half one by one, as Signals' `cancelAll` does.
+                        if subscriber.index.isMultiple(of: 2) { list.removeAll() }
                         for case let other? in held {
-                            list.remove(other)
+                            if !subscriber.index.isMultiple(of: 2) { list.remove(other) }
                             removedThisPost.insert(other.index)
                         }
                         run.removalsOfAll += 1

@@ -263,6 +263,56 @@ import Testing
         #expect(list.count == 0)
     }
 
+    /// `removeAll` ends every registration, or one channel's: the plain list
+    /// and the harness's call the same observers afterwards, let strongly held
+    /// ones go, and the harness records one removal per registration ended.
+    @Test(arguments: [false, true])
+    func removeAllEndsEveryRegistrationOrOneChannelsAsThePlainListDoes(instrumented: Bool) {
+        let harness = Harness(name: "remove all")
+        let list = instrumented ? harness.observerList(of: Screen.self, hold: .strong) : ObserverList<Screen>()
+        weak var released: Screen?
+        let kept = Screen("kept")
+        do {
+            let screen = Screen("released")
+            released = screen
+            list.add(screen)
+            list.add(screen, channel: "reset")
+        }
+        list.add(kept, channel: "reset")
+        list.removeAll(channel: "reset")
+        var called: [String] = []
+        list.notify { called.append($0.name) }
+        list.notify(channel: "reset") { called.append("reset: " + $0.name) }
+        #expect(called == ["released"])
+        list.removeAll()
+        #expect(released == nil, "the list let go of the observer it held")
+        list.notify { called.append($0.name) }
+        #expect(called == ["released"])
+        #expect(list.count == 0)
+        list.removeAll()  // an empty list: nothing to remove, and no misuse
+        guard instrumented else { return }
+        #expect(harness.recording().recordedKinds.filter { $0 == .remove }.count == 3)
+        #expect(harness.analyze().findings.isEmpty)
+        withExtendedLifetime(kept) {}
+    }
+
+    /// The app's shutdown empties its list: the screens it held go, and the
+    /// harness is quiet. Its near miss forgets to, and the screen the test
+    /// released is reported as kept alive by the list.
+    @Test(arguments: [true, false])
+    func aListEmptiedAtShutdownKeepsNoReleasedScreenAlive(emptied: Bool) {
+        let harness = Harness(name: "shutdown")
+        let list = harness.observerList(of: Screen.self, hold: .strong)
+        do {
+            let screen = Screen("profile")
+            list.add(screen)
+            harness.noteReleased(screen)
+        }
+        if emptied { list.removeAll() }
+        let rules = harness.analyze().findings.map(\.rule)
+        #expect(rules == (emptied ? [] : ["registration-keeps-observer-alive"]), "\(rules)")
+    }
+
     protocol Named: AnyObject { var label: String { get } }
     final class Plain: Named { var label: String { "plain" } }
     class Base: Named { var label: String { "base" } }
