@@ -52,6 +52,32 @@ extension ReplayTests {
             expect(inputError(steps: #"{ "op": "explode" }"#), line: 4, column: 9, mentioning: "unknown op \"explode\"")
         }
 
+        /// A center's `observe` without `channel` would silently observe every
+        /// name; every name is asked for with `null`, which stays valid.
+        @Test func aCentersObserveWithoutAChannelIsReportedNotMadeAWildcard() {
+            let create = #"{ "op": "create", "object": "a" },"# + "\n"
+            expect(
+                inputError(
+                    steps: create + #"{ "op": "observe", "registry": "center", "observer": "a", "handler": [] }"#),
+                line: 5, column: 1, mentioning: "needs a \"channel\" (a name, or null for every name)")
+            let wildcard =
+                #"{ "op": "observe", "registry": "center", "observer": "a", "channel": null, "handler": [] }"#
+            #expect(inputError(steps: create + wildcard) == nil)
+        }
+
+        /// A site copied from a report may name line 0 (no line of source): the
+        /// error says so, where other bad sites are told the form.
+        @Test(arguments: [
+            ("NotificationCenter.default:0", "names line 0, no line of source"),
+            ("Feed.swift", "must look like \"File.swift:LINE\""),
+            ("Feed.swift:-3", "must look like \"File.swift:LINE\""),
+        ])
+        func aBadSiteSaysWhatIsWrongWithIt(site: String, message: String) {
+            expect(
+                inputError(steps: #"{ "op": "create", "object": "a", "site": "\#(site)" }"#),
+                line: 4, column: 42, mentioning: message)
+        }
+
         @Test func anUnknownFieldIsReportedAtItsKey() {
             expect(
                 inputError(steps: #"{ "op": "create", "object": "a", "colour": "red" }"#),

@@ -35,6 +35,12 @@ extension ScenarioParser {
                     "\"\(key)\" belongs to property registries; this one is a \(registry.kind.rawValue)",
                     at: object.keyOffset(key))
             }
+            // Every name is asked for with `null`: a forgotten field must not make a wildcard observer.
+            if registry.kind == .notificationCenter, !object.has("channel") {
+                throw error(
+                    "\"observe\" on a notification-center needs a \"channel\" (a name, or null for every name)",
+                    at: object.offset)
+            }
             channel = try object.optionalString("channel")?.value
             if registry.kind == .subject { channel = channel ?? "" }
             sender = try optionalObjectName(object, "sender", context: context, validator: validator)

@@ -144,7 +144,12 @@ struct ScenarioParser {
             return CallSite(file: fileName, line: position.line, column: position.column)
         }
         guard let site = CallSite(parsing: text.value) else {
-            throw error("\"site\" must look like \"File.swift:LINE\"", at: text.offset)
+            // Reports write line 0 for no line of source; a step is made at a line.
+            if CallSite(parsing: text.value, lowestLine: 0) != nil {
+                throw error(
+                    "\"site\" names line 0, no line of source: a step's site is a line, 1 or more", at: text.offset)
+            }
+            throw error("\"site\" must look like \"File.swift:LINE\" (or FILE:LINE:COLUMN)", at: text.offset)
         }
         return site
     }
