@@ -101,5 +101,17 @@ extension Live {
             withExtendedLifetime((app, screens)) { keyboard.show() }
             #expect(harness.analyze().live("delegate-as-broadcast").isEmpty)
         }
+
+        /// A second slot whose screen closed (freed; the weak slot calls no
+        /// one) is the chain above, not a broadcast: only one object is called.
+        @Test func aCallbackPassedOnToOneLiveDelegateAndAFreedOneIsClean() {
+            let harness = Harness()
+            var (keyboard, app, screens) = wire(harness, forwardsToScreens: true)
+            let home = screens[0]
+            screens = []  // the search screen closes
+            withExtendedLifetime(app) { keyboard.show() }
+            #expect(home.shown == 1)
+            #expect(harness.analyze().live("delegate-as-broadcast").isEmpty)
+        }
     }
 }

@@ -48,6 +48,34 @@ extension Rules {
             report.expectNone(of: Self.rule)
         }
 
+        /// Calls through two delegate slots, one of whose delegate was freed
+        /// (its weak slot calls no one): one object is called, no broadcast.
+        @Test(arguments: [false, true])
+        func delegateAsBroadcastCountsOnlyTheDelegatesActuallyCalled(searchReleased: Bool) throws {
+            let released = searchReleased ? #"{ "op": "release", "object": "search" },"# : ""
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "keyboard" },
+                  { "op": "create", "object": "homeField" },
+                  { "op": "create", "object": "searchField" },
+                  { "op": "create", "object": "home", "methods": { "keyboardWillShow": [] } },
+                  { "op": "create", "object": "search", "methods": { "keyboardWillShow": [] } },
+                  { "op": "create", "object": "router", "methods": { "keyboardWillShow": [
+                    { "call-delegate": { "registry": "slot", "owner": "homeField", "method": "keyboardWillShow" } },
+                    { "call-delegate": { "registry": "slot", "owner": "searchField", "method": "keyboardWillShow" } }
+                  ] } },
+                  { "op": "set-delegate", "registry": "slot", "owner": "homeField", "delegate": "home" },
+                  { "op": "set-delegate", "registry": "slot", "owner": "searchField", "delegate": "search" },
+                  \(released)
+                  { "op": "set-delegate", "registry": "slot", "owner": "keyboard", "delegate": "router" },
+                  { "op": "call-delegate", "registry": "slot", "owner": "keyboard", "method": "keyboardWillShow" }
+                ]
+                """
+            ).report()
+            #expect(report.findings.filter { $0.rule == Self.rule }.count == (searchReleased ? 0 : 1))
+        }
+
         @Test func delegateAsBroadcastIgnoresInvokingOneObjectTwice() throws {
             let report = try appDelegateForwarding(
                 """

@@ -102,6 +102,46 @@ extension Rules {
             withExtendedLifetime(elsewhere) {}
         }
 
+        /// A weak slot's delegate cut off alive, then released by the test with
+        /// nothing after: the finding does not depend on whether the test
+        /// analyses before or after the release (its death, found at the
+        /// check, is not the replacement's doing: a weak slot never held it).
+        @Test(arguments: [false, true])
+        func liveAnOverwriteIsReportedWhetherTheOldDelegateIsReleasedBeforeTheCheckOrNot(releasedFirst: Bool) {
+            final class Owner {}
+            let harness = Harness()
+            let owner = Owner()
+            let slot = harness.delegateSlot(of: owner, as: Screen.self, hold: .weak)
+            var map: Screen? = Screen()
+            let weather = Screen()
+            slot.set(map)
+            slot.set(weather)
+            if releasedFirst { map = nil }
+            #expect(harness.analyze().findings(of: Self.rule).count == 1)
+            map = nil
+            #expect(harness.analyze().findings(of: Self.rule).count == 1, "and again after the release")
+            withExtendedLifetime((map, weather)) {}
+        }
+
+        /// A strong slot's delegate the app also held, released by the app
+        /// after the set: the set did not free it, so it was cut off alive.
+        @Test func aStrongSlotsDelegateTheAppReleasedAfterTheSetWasCutOffAlive() throws {
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "manager" },
+                  { "op": "create", "object": "map" },
+                  { "op": "create", "object": "weather" },
+                  { "op": "set-delegate", "registry": "slot", "owner": "manager", "delegate": "map", "hold": "strong" },
+                  { "op": "set-delegate", "registry": "slot", "owner": "manager", "delegate": "weather",
+                    "hold": "strong" },
+                  { "op": "release", "object": "map" }
+                ]
+                """
+            ).report()
+            #expect(report.findings.map(\.rule) == [Self.rule], "\(report.findings.map(\.message))")
+        }
+
         /// A delegate that hands the slot on from its own callback chose to stop hearing it.
         @Test func liveADelegateHandingTheSlotOnInItsOwnCallbackIsClean() {
             final class Owner {}

@@ -82,7 +82,9 @@ struct DelegateAsBroadcastRule: Rule {
             guard event.cause != Event.none, delivery < trace.events.count,
                 trace.events[delivery].kind == .deliver,
                 trace.post(ofDelivery: delivery)?.kind == .delegateCall,
-                event.object != 0, event.object != trace.events[delivery].object
+                event.object != 0, event.object != trace.events[delivery].object,
+                // Called: a freed delegate's slot called no one (a weak slot skips it).
+                call.deliveries.contains(where: { trace.events[$0].kind == .deliver })
             else { return nil }
             return ForwardedCall(
                 delivery: delivery, method: call.channel, target: event.object, sequence: call.sequence)

@@ -41,12 +41,17 @@ struct DelegateOverwrittenRule: Rule {
 
     private struct Slot: Hashable { let registry: UInt32, owner: UInt32 }
 
-    /// Only deallocations and objects tracked came between the two events.
-    private static func nothingHappened(between start: Int, and end: Int, _ trace: TraceIndex) -> Bool {
+    /// Only deallocations and objects tracked came between the two events,
+    /// and no release of `object` itself (a reference the app let go after
+    /// the set: the set did not free it).
+    private static func nothingHappened(
+        between start: Int, and end: Int, to object: UInt32, _ trace: TraceIndex
+    ) -> Bool {
         guard end > start else { return false }
         for sequence in (start + 1)..<end {
             switch trace.events[sequence].kind {
-            case .dealloc, .track, .appRelease: continue
+            case .dealloc, .track: continue
+            case .appRelease where trace.events[sequence].object != object: continue
             default: return false
             }
         }
@@ -72,7 +77,10 @@ struct DelegateOverwrittenRule: Rule {
             let lifetime = trace.lifetimes[Int(previous.delegate)]
             if lifetime.isDeallocated(at: set.sequence) { continue }
             // The slot held its last reference: it went with the replacement.
-            if let dealloc = lifetime.deallocSequence, Self.nothingHappened(between: set.sequence, and: dealloc, trace)
+            // Only a strong slot can: a weak one's delegate found dead right
+            // after the set died later (at the check, when nothing followed).
+            if trace.events[previous.sequence].flags.hold == .strong, let dealloc = lifetime.deallocSequence,
+                Self.nothingHappened(between: set.sequence, and: dealloc, to: previous.delegate, trace)
             {
                 continue
             }
