@@ -294,6 +294,14 @@ final class ScopeRouter: @unchecked Sendable {
         return running.values.max { $0.closedAt < $1.closedAt }.flatMap { registriesLocked($0) }
     }
 
+    /// The centers of the running tests other than `test`'s (none when it runs alone).
+    func otherRunningCenters(than test: HarnessRegistries) -> [InstrumentedNotificationCenter] {
+        guard runningCount.load() > 1 else { return [] }
+        var centers: [InstrumentedNotificationCenter] = []
+        withLock(runningLocked).forEach { registries, center in if registries !== test { centers.append(center) } }
+        return centers
+    }
+
     /// Every running test's center that exists, then the finished tests'
     /// centers where `observer` was registered: where its registrations may
     /// be. `body` gets each in turn; another test's is held only for its call.

@@ -398,6 +398,57 @@ import Testing
         }
     }
 
+    extension ScopeBoundaryTests {
+        /// The same limit is not silent: the post that another running test's
+        /// registration did not hear is told on standard error at its line,
+        /// once, with the fix. Its near miss, a post the posting test's own
+        /// registration hears, tells nothing.
+        @Test(arguments: [false, true])
+        func aPostAnotherRunningTestsRegistrationMissedIsToldAtItsLine(postingTestObservesToo: Bool) async {
+            let result = await #expect(
+                processExitsWith: .success, observing: [\.standardErrorContent]
+            ) { [postingTestObservesToo] in
+                let (first, second) = (Harness(), Harness())
+                let firstOpen = AsyncStream<Void>.makeStream()
+                let secondMade = AsyncStream<Void>.makeStream()
+                let firstDone = AsyncStream<Void>.makeStream()
+                async let made: ScanResultsScreen = withObserverHarness(second) {
+                    var open = firstOpen.stream.makeAsyncIterator()
+                    _ = await open.next()
+                    let screen = ScanResultsScreen()
+                    secondMade.continuation.yield()
+                    var done = firstDone.stream.makeAsyncIterator()
+                    _ = await done.next()
+                    return screen
+                }
+                let own: ScanResultsScreen? = await withObserverHarness(first) {
+                    firstOpen.continuation.yield()
+                    var made = secondMade.stream.makeAsyncIterator()
+                    _ = await made.next()
+                    let own = postingTestObservesToo ? ScanResultsScreen() : nil
+                    for _ in 0..<2 { Observers.center.post(name: .scanFinished, object: nil) }
+                    return own
+                }
+                firstDone.continuation.yield()
+                let screen = await made
+                #expect(screen.reloads.value == 0, "the documented limit: not heard")
+                screen.stopObserving()
+                own?.stopObserving()
+            }
+            let told = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            if postingTestObservesToo {
+                #expect(!told.contains("observer harness:"), "\(told)")
+                return
+            }
+            #expect(told.components(separatedBy: "observer harness:").count == 2, "once: \(told)")
+            #expect(told.contains("and not the one another running test made at ScopeJourneyApp/Journeys.swift:67"))
+            #expect(told.contains("await Task.detached"))
+            // At the post's line in this file (inside an exit test, the `#expect` that wraps it).
+            #expect(told.hasPrefix("\(#filePath):"), "\(told)")
+            #expect(told.contains(": warning: observer harness: \"ScopeJourneys.scanFinished\" posted here"))
+        }
+    }
+
     /// Opens two harnesses' scopes at once, each in its own task, makes
     /// `make()` in each, runs `body` from the first while both are open, and
     /// returns what each made.
