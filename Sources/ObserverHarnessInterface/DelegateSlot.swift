@@ -19,6 +19,12 @@ import Foundation
 /// `withObserverHarness` (or by `harness.delegateSlot(of:as:)`) it is the
 /// harness's instrumented one, which records who was set, replaced and called
 /// (at the caller's line), and whether the delegate was alive.
+///
+/// A delegate is an object: declare the protocol `AnyObject`, as a `weak var
+/// delegate` requires. The generic parameter cannot say so (`any P` is not
+/// itself a class), so setting a value (a struct conforming to a protocol
+/// that is not class-bound) stops the program with a precondition failure,
+/// with or without a harness.
 public final class DelegateSlot<Delegate>: @unchecked Sendable {
     @usableFromInline let hold: Hold
     private let backend: (any DelegateSlotBackend)?
