@@ -561,8 +561,15 @@ struct Explorer {
             step: record.step, site: site, events: [baseline.trace.stepStart(record.step) ?? 0])
     }
 
+    /// The search's findings, repeats folded as every rule's are: a
+    /// dependence at one site between the same receivers, found at each level
+    /// of a re-posting loop, is one finding counted, not one per level.
     private func deduplicated(_ findings: [Finding]) -> [Finding] {
         var seen = Set<String>()
-        return findings.filter { seen.insert("\($0.rule)|\($0.message)").inserted }
+        var folded = FindingAggregator()
+        for finding in findings where seen.insert("\(finding.rule)|\(finding.message)").inserted {
+            folded.add(finding)
+        }
+        return folded.findings
     }
 }

@@ -35,6 +35,33 @@ extension ReplayTests {
             #expect(report.findings(of: "ordering-dependence").map(\.objects) == [["r0", "r1"]])
         }
 
+        /// A re-posting loop whose every level has the same two conflicting
+        /// receivers: one dependence, counted per level, not one error per level.
+        /// Two posts of different names, each with its own dependence, stay two.
+        @Test func aDependenceRepeatedAtEveryLevelOfALoopIsOneFindingCounted() throws {
+            let loop = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "a" }, { "op": "create", "object": "b" },
+                  { "op": "create", "object": "c" },
+                  { "op": "observe", "registry": "center", "observer": "a", "channel": "P",
+                    "handler": [ { "increment": "n" }, { "post": { "registry": "center", "channel": "Q" } } ] },
+                  { "op": "observe", "registry": "center", "observer": "b", "channel": "Q",
+                    "handler": [ { "post": { "registry": "center", "channel": "P", "site": "B.swift:2" } } ] },
+                  { "op": "observe", "registry": "center", "observer": "c", "channel": "P",
+                    "handler": [ { "set": "n", "value": 0 } ] },
+                  { "op": "post", "registry": "center", "channel": "P", "site": "Main.swift:1" }
+                ]
+                """,
+                registries: #"{ "center": { "kind": "notification-center" } }"#
+            ).report()
+            let dependences = loop.findings(of: "ordering-dependence")
+            #expect(dependences.count == 1, "\(dependences.map(\.message))")
+            #expect(dependences.map(\.count).reduce(0, +) > 2, "each level still counted")
+            let twoPosts = try Self.onePairAmong(2, sharedCounter: false).report()
+            #expect(twoPosts.findings(of: "ordering-dependence").count == 1)
+        }
+
         @Test func receiversWithoutConflictsCostOneReversedReplay() throws {
             let report = try InlineScenario(
                 """
