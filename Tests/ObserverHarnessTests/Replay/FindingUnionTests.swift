@@ -28,6 +28,34 @@ extension ReplayTests {
                 """, registries: #"{ "center": { "kind": "notification-center", "order": "\#(order)" } }"#)
         }
 
+        /// A channel's single receiver is one fact whatever order the concurrent
+        /// posts run in: another interleaving only moves which post is first
+        /// (the site the note quotes), and is not a second note.
+        @Test func aChannelsSingleReceiverIsOneNoteWhicheverPostAnOrderPutsFirst() throws {
+            let report = try InlineScenario(
+                """
+                [
+                  { "op": "create", "object": "cache" },
+                  { "op": "create", "object": "banner" },
+                  { "op": "observe", "registry": "center", "observer": "cache", "channel": "Login",
+                    "handler": [ { "set": "user", "value": { "payload": "id" } } ] },
+                  { "op": "observe", "registry": "center", "observer": "banner", "channel": "Show",
+                    "handler": [ { "read": "user" } ] },
+                  { "op": "concurrently", "branches": [
+                    [ { "op": "post", "registry": "center", "channel": "Login", "payload": { "id": 1 },
+                        "site": "A.swift:1" } ],
+                    [ { "op": "post", "registry": "center", "channel": "Login", "payload": { "id": 2 },
+                        "site": "B.swift:1" } ],
+                    [ { "op": "post", "registry": "center", "channel": "Show", "site": "C.swift:1" } ]
+                  ] }
+                ]
+                """, registries: #"{ "center": { "kind": "notification-center" } }"#
+            ).report()
+            let notes = report.findings(of: "single-receiver-broadcast").filter { $0.channel == "Login" }
+            #expect(notes.count == 1, "\(notes.map(\.message))")
+            #expect(report.replays > 1, "the other interleaving was explored")
+        }
+
         @Test func aFindingOnlyAnotherDeliveryOrderShowsIsReportedNamingThatOrder() throws {
             let report = try Self.addThenRemove(order: "unspecified").report()
             let finding = try #require(report.onlyFinding(of: "unbalanced-removal"))
