@@ -200,6 +200,9 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
         if !posted { defaultCenter.post(notification, object: object, location: location) }
     }
 
+    /// How reports name the center `Observers.center` routes a test's work to.
+    static let routedCenterName = "Observers.center"
+
     /// Named "Observers.center" in reports.
     var defaultCenter: InstrumentedNotificationCenter {
         if let center = scopeCenter.load() { return center }
@@ -207,7 +210,7 @@ final class HarnessRegistries: RegistryProvider, @unchecked Sendable {
         return lock.withLock {
             if let center = scopeCenter.load() { return center }
             let center = InstrumentedNotificationCenter(
-                recorder: recorder, name: "Observers.center",
+                recorder: recorder, name: HarnessRegistries.routedCenterName,
                 order: OrderCheck.order ?? .registration, posts: posts)
             scopeCenter.store(center)
             return center

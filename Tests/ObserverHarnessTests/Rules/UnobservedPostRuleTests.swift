@@ -1,3 +1,5 @@
+import Foundation
+import ObserverHarnessInterface
 import Testing
 
 @testable import ObserverHarness
@@ -75,6 +77,22 @@ extension Rules {
                 """
             ).report()
             #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
+        }
+
+        /// A post through `Observers.center` also goes to registrations the test
+        /// cannot see (Foundation's own, a finished test's): the note says "of
+        /// this test". A center the test made itself holds every registration.
+        @Test(arguments: [true, false])
+        func aLivePostThroughTheRoutedCenterIsUnheardOnlyByThisTestsRegistrations(routed: Bool) throws {
+            let harness = Harness()
+            let name = Notification.Name("UnobservedPostRuleTests.unheard")
+            if routed {
+                withObserverHarness(harness) { Observers.center.post(name: name, object: nil) }
+            } else {
+                harness.notificationCenter().post(name: name, object: nil)
+            }
+            let note = try #require(harness.analyze().findings.first { $0.rule == "unobserved-post" })
+            #expect(note.message.contains("no registration of this test") == routed, "\(note.message)")
         }
 
         @Test func unobservedPostLeavesATypoToChannelNameTypo() throws {

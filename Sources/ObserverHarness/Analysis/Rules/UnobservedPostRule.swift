@@ -81,10 +81,17 @@ struct UnobservedPostRule: Rule {
             else { continue }
             let total = totals[group.channelKey]
             let count = total == 1 ? "was posted" : "was posted \(total) times and \(posts.count) of those posts"
+            let registry = trace.registryName(key.registry)
+            // `Observers.center` also hands the post to registrations the test cannot see.
+            let unseen =
+                registry == HarnessRegistries.routedCenterName
+                ? " of this test (one made straight on NotificationCenter.default, or left by a finished "
+                    + "test, may have heard it: the harness does not see those)"
+                : ""
             findings.append(
                 finding(
                     "\(trace.quoted(key.channel)) \(count) at \(siteText(trace, first.site)) "
-                        + "\(total == 1 ? "but no registration received it" : "reached no registration").",
+                        + "\(total == 1 ? "but no registration\(unseen) received it" : "reached no registration\(unseen)").",
                     registry: trace.registryName(key.registry), channel: trace.string(key.channel),
                     step: trace.step(of: first.sequence), site: trace.site(first.site),
                     location: trace.location(first.site), events: posts.sequences))
