@@ -167,13 +167,8 @@ final class RoutingCenter: NotificationCenterProtocol, @unchecked Sendable {
         var reached: [ObjectIdentifier] = []
         switch attribute(touching: sender) {
         case .test(let registries):
-            let context = ThreadContext.current
-            context.lastPostReceivers = -1
             registries.postOnDefaultCenter(notification, object: object, location: location)
             if let center = registries.routedCenterIfMade { reachedTest = ObjectIdentifier(center) }
-            if context.lastPostReceivers == 0 {
-                UnheardPosts.check(notification.name, sender: sender, postedAt: location, in: registries)
-            }
         case .untold(let running):
             let how = origin ?? .describeCurrent()
             running.forEach { registries, center in
@@ -353,43 +348,5 @@ extension RoutingCenter {
     ) -> AsyncObserverSequence<Message> {
         center(touching: nil)
             .messages(ofEvery: subjectType, for: messageType, bufferSize: limit, owner: owner, location: location)
-    }
-}
-
-/// A test's post that reached none of its own registrations while another
-/// running test has one that would hear it: on Foundation's center it would
-/// have been heard (parallel tests share one center there), under the
-/// harness it is not. The app's behaviour differs, so the harness says so on
-/// standard error, at the post's line, once per name and line: a shared
-/// object that registers on first use (an event bus, a relay) registers in
-/// whichever test first used it, and another test's posts then go unheard.
-enum UnheardPosts {
-    private static let lock = Lock()
-    nonisolated(unsafe) private static var told = Set<String>()  // guarded by `lock`
-
-    static func check(
-        _ name: Notification.Name, sender: AnyObject?, postedAt location: CodeLocation, in test: HarnessRegistries
-    ) {
-        let others = ScopeRouter.shared.otherRunningCenters(than: test)
-        guard !others.isEmpty else { return }
-        var site: CallSite?
-        for center in others {
-            site = center.store.firstReceivingSite(channel: name.rawValue, sender: sender)
-            if site != nil { break }
-        }
-        guard let site else { return }
-        let key = "\(name.rawValue)\u{0}\(location.fileID):\(location.line)"
-        guard lock.withLock({ told.insert(key).inserted }) else { return }
-        FileHandle.standardError.write(Data(message(name, postedAt: location, heardAt: site).utf8))
-    }
-
-    static func message(_ name: Notification.Name, postedAt location: CodeLocation, heardAt site: CallSite) -> String {
-        "\(location.filePath):\(location.line):\(location.column): warning: observer harness: "
-            + "\"\(name.rawValue)\" posted here reached no registration of its test, "
-            + "and not the one another running test made at \(site), which NotificationCenter.default would "
-            + "have called: under the harness, tests running in parallel do not hear each other's registrations. "
-            + "If that registration is a shared object's (one for the whole app, made on first use), make it "
-            + "outside every test's scope before the tests use it (`await Task.detached { … }.value`), "
-            + "or inject the object.\n"
     }
 }

@@ -294,12 +294,9 @@ final class ScopeRouter: @unchecked Sendable {
         return running.values.max { $0.closedAt < $1.closedAt }.flatMap { registriesLocked($0) }
     }
 
-    /// The centers of the running tests other than `test`'s (none when it runs alone).
-    func otherRunningCenters(than test: HarnessRegistries) -> [InstrumentedNotificationCenter] {
-        guard runningCount.load() > 1 else { return [] }
-        var centers: [InstrumentedNotificationCenter] = []
-        withLock(runningLocked).forEach { registries, center in if registries !== test { centers.append(center) } }
-        return centers
+    /// Whether the test whose recorder is `recorder` is running now.
+    func isRunning(recorder: ObjectIdentifier) -> Bool {
+        withLock { byRecorder[recorder].map { !$0.ended } ?? false }
     }
 
     /// Every running test's center that exists, then the finished tests'

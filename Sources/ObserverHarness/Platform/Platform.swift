@@ -134,10 +134,6 @@ final class ThreadContext {
     /// Where the outermost delivery in progress on this thread runs, once
     /// asked: nested deliveries are synchronous, so they run there too.
     @exclusivity(unchecked) var deliveryPlace: ExecutionPlace?
-    /// How many registrations the last post that ended on this thread
-    /// matched (-1: none ended since it was cleared): how the scope router
-    /// learns that a test's post reached none of its registrations.
-    @exclusivity(unchecked) var lastPostReceivers = -1
 
     init(threadNumber: UInt16) {
         self.threadNumber = threadNumber

@@ -496,16 +496,6 @@ final class Recorder: @unchecked Sendable {
         return id
     }
 
-    /// The text of site `id`, with the lock held (nil for 0 or an unknown id).
-    func callSiteLocked(_ id: UInt32) -> CallSite? {
-        let index = Int(id)
-        guard index > 0 else { return nil }
-        if index < siteNumbers.count, siteNumbers[index] != Recording.notFromCatalog {
-            return SiteCatalog.shared.site(siteNumbers[index])
-        }
-        return index < sites.count ? sites[index] : nil
-    }
-
     private func siteIDLocked(catalogNumber number: UInt32) -> UInt32 {
         let known = siteIDsByNumber[number]
         if known != 0 { return known }

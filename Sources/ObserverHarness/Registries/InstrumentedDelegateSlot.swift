@@ -36,6 +36,7 @@ final class InstrumentedDelegateSlot: DelegateSlotBackend, @unchecked Sendable {
 
     func set(_ delegate: AnyObject?, location: CodeLocation) {
         let recorder = store.recorder
+        ScopeWarnings.checkForeignChange(of: store.name, kind: "delegate slot", recordedBy: recorder, at: location)
         let delegateID = delegate.map { recorder.objectID(for: $0, site: location) } ?? 0
         // A strong hold may be the previous delegate's last reference, and its
         // deinit records through the lock: it is let go after unlocking.

@@ -30,6 +30,7 @@ final class InstrumentedObservedProperty: ObservedPropertyBackend, @unchecked Se
         _ observer: AnyObject, hold: Hold, location: CodeLocation,
         handler: @escaping (AnyObject, Any) -> Void
     ) {
+        ScopeWarnings.checkForeignChange(of: store.name, kind: "property", recordedBy: store.recorder, at: location)
         let id = store.recorder.objectID(for: observer, site: location)
         _ = store.add(
             observer: observer, observerID: id, hold: hold, channel: property, senderID: ownerID,

@@ -28,6 +28,8 @@ final class InstrumentedObserverList: ObserverListBackend, @unchecked Sendable {
     }
 
     func add(_ observer: AnyObject, channel: String, hold: Hold, location: CodeLocation) {
+        ScopeWarnings.checkForeignChange(
+            of: store.name, kind: "observer list", recordedBy: store.recorder, at: location)
         let siteKey = SiteKey(location)
         // One trip under the lock: the observer's entry and the registration
         // it last made here, and the site if it is the last add's (an add in

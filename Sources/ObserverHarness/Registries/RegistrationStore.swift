@@ -605,27 +605,6 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         }
     }
 
-    /// The site of the first active registration a post named `channel`
-    /// from `sender` would reach here, recording nothing; nil when none would.
-    func firstReceivingSite(channel: String, sender: AnyObject?) -> CallSite? {
-        recorder.withLock {
-            let channelID = recorder.knownStringIDLocked(channel)
-            // By address, never loading another test's objects here (a load
-            // could make this the last reference, and a deinit run under the lock).
-            let senderID = sender.flatMap { recorder.addressObjectIDLocked(for: $0) }
-            for case let registration? in registrations where registration.isActive && !registration.pruned {
-                guard registration.anyChannel || (channelID != nil && registration.channel == channelID) else {
-                    continue
-                }
-                if registration.senderID != 0 {
-                    guard let senderID, registration.senderID == senderID else { continue }
-                }
-                return recorder.callSiteLocked(registration.site) ?? CallSite(file: name, line: 0)
-            }
-            return nil
-        }
-    }
-
     /// Whether `object` is the observer of an active registration here.
     func hasRegistrations(ofObject object: AnyObject) -> Bool {
         // By address, as a removal matches: an observer removing itself in its
@@ -740,11 +719,9 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         context.enterDelivery()
         defer { context.deliveryDepth -= 1 }
         guard ordinal >= 0 else {
-            let matched = deliverSnapshot(
+            deliverSnapshot(
                 snapshot, postSequence: postSequence, channel: channelID, senderID: senderID, context: context,
                 deliver: deliver)
-            // Set after delivering: a handler's own posts ended before this one.
-            context.lastPostReceivers = matched
             return
         }
         var receivers = orderedReceivers
@@ -759,7 +736,6 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
         deliverAll(
             receivers, postSequence: postSequence, channel: channelID, senderID: senderID,
             context: context, deliver: deliver)
-        context.lastPostReceivers = receivers.count
     }
 
     /// Whether a post on `channel` from `senderID` now would nest past the
@@ -821,12 +797,10 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
     /// deliveries carry the recorder's latest time instead of reading the
     /// clock. Each handler still runs in its own frame, restored after it, so
     /// a deinit between two deliveries is blamed on the frame around them.
-    /// Returns how many registrations matched.
     private func deliverSnapshot(
         _ snapshot: [RegistrationCore?], postSequence: UInt32, channel: UInt32, senderID: UInt32,
         context: ThreadContext, deliver: (Registration<Handler>, AnyObject?, UInt32) -> Void
-    ) -> Int {
-        var matched = 0
+    ) {
         // The snapshot shares the list's storage until the list changes; a
         // change under the lock after this post copies it or, once the post
         // let go, writes in place. Every read here is followed by taking the
@@ -851,7 +825,6 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
                     guard registration.anyChannel || registration.channel == channel,
                         registration.senderID == 0 || registration.senderID == senderID
                     else { return }
-                    matched &+= 1
                     deliverOne(
                         registration, postSequence: postSequence, channel: channel, senderID: senderID,
                         context: context, deliver: deliver)
@@ -860,7 +833,6 @@ final class RegistrationStore<Handler>: DetachableRegistry, @unchecked Sendable 
             }
         }
         if readSinceLock { recorder.withLock {} }
-        return matched
     }
 
     @inline(__always)
