@@ -948,6 +948,9 @@ final class Recorder: @unchecked Sendable {
         withLock { notAwaitedHolders.formUnion(dyingHoldersLocked()) }
     }
 
+    /// Whether a check stopped waiting for a dying holder (its deadline passed).
+    var stoppedWaitingForDyingHolders: Bool { withLock { !notAwaitedHolders.isEmpty } }
+
     /// Records, once per token, that `holder` keeps the registration token
     /// `token` (a `retain` event): the owner of a block registration.
     func recordTokenOwner(_ holder: UInt32, of token: UInt32) {

@@ -64,7 +64,8 @@ import Testing
             Stress.spin(Int.random(in: 0..<20_000))
             let report = harness.analyze()
             dropped.wait()
-            if Self.duplicates(report) != 1 { missed.append(round) }
+            // See below: past the check's wait is the documented bound.
+            if Self.duplicates(report) != 1, !harness.recorder.stoppedWaitingForDyingHolders { missed.append(round) }
         }
         #expect(missed.isEmpty, "rounds that missed the duplicate: \(missed.prefix(10)) of \(Self.rounds)")
     }
@@ -78,7 +79,10 @@ import Testing
             let harness = Harness(name: "dying-holder")
             let dropped = Self.dropOnAnotherThread(Self.badgeInASlot(harness), after: Int.random(in: 0..<2_000))
             while dropped.wait(timeout: .now()) == .timedOut { harness.noteAction(.increment("cart.count")) }
-            if Self.duplicates(harness.analyze()) != 1 { missed.append(round) }
+            // A deinit kept off the processor past the check's 50 ms wait (a loaded
+            // machine, a parallel suite) is the documented bound, not a miss.
+            let report = harness.analyze()
+            if Self.duplicates(report) != 1, !harness.recorder.stoppedWaitingForDyingHolders { missed.append(round) }
         }
         #expect(missed.isEmpty, "rounds that missed the duplicate: \(missed.prefix(10)) of \(Self.rounds)")
     }
